@@ -1,0 +1,95 @@
+"""Named, parameterised players of every game, and the job a worker runs.
+
+A player is a frozen dataclass: its fields are its options (with defaults), and
+`choose(state, context, budget) -> SearchResult` picks a move.  `make_player` builds
+one from strings (CLI `key=value` or TOML values) with clear errors, so a typo in a
+config fails at start-up, not on the first move.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import importlib
+from functools import lru_cache
+from typing import Any
+
+from search.budget import Budget, SearchResult
+
+GAMES = {
+    "twilight": "bots.twilight.players",
+}
+
+
+class PlayerError(ValueError):
+    """An unknown player or a bad option; the message says which."""
+
+
+def player_table(game: str) -> dict[str, type]:
+    if game not in GAMES:
+        raise PlayerError(f"unknown game {game!r} (known: {', '.join(sorted(GAMES))})")
+    return importlib.import_module(GAMES[game]).PLAYERS
+
+
+def _convert(kind: Any, raw: Any, where: str) -> Any:
+    kind = {"int": int, "float": float, "str": str, "bool": bool}.get(kind, kind)
+    if kind is bool:
+        if isinstance(raw, bool):
+            return raw
+        if str(raw).lower() in ("1", "true", "yes", "on"):
+            return True
+        if str(raw).lower() in ("0", "false", "no", "off"):
+            return False
+        raise PlayerError(f"{where}: expected true or false, got {raw!r}")
+    if kind in (int, float):
+        if isinstance(raw, bool):
+            raise PlayerError(f"{where}: expected a number, got {raw!r}")
+        try:
+            value = kind(raw)
+        except (TypeError, ValueError):
+            raise PlayerError(f"{where}: expected {kind.__name__}, got {raw!r}") from None
+        if kind is int and isinstance(raw, float) and raw != value:
+            raise PlayerError(f"{where}: expected an integer, got {raw!r}")
+        return value
+    return str(raw)
+
+
+def make_player(game: str, name: str, params: dict[str, Any] | None = None) -> Any:
+    """The player `name` of `game` with `params` (strings or TOML values) applied."""
+    table = player_table(game)
+    if name not in table:
+        raise PlayerError(f"unknown {game} player {name!r} (known: {', '.join(sorted(table))})")
+    cls = table[name]
+    fields = {f.name: f for f in dataclasses.fields(cls) if f.init}
+    values = {}
+    for key, raw in (params or {}).items():
+        if key not in fields:
+            raise PlayerError(f"player {name!r} has no option {key!r} (options: {', '.join(fields) or 'none'})")
+        values[key] = _convert(fields[key].type, raw, f"{name}.{key}")
+    try:
+        return cls(**values)
+    except ValueError as exc:
+        raise PlayerError(f"player {name!r}: {exc}") from None
+
+
+def parse_options(pairs: list[str]) -> dict[str, str]:
+    """['max_depth=4', 'seed=1'] -> {'max_depth': '4', 'seed': '1'}."""
+    out = {}
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        if not sep or not key:
+            raise PlayerError(f"player option {pair!r} is not key=value")
+        out[key.strip()] = value.strip()
+    return out
+
+
+@lru_cache(maxsize=64)
+def _cached(game: str, name: str, params: tuple) -> Any:
+    return make_player(game, name, dict(params))
+
+
+def think(game: str, name: str, params: tuple, state: Any, context: Any, budget: Budget) -> SearchResult:
+    """The job a worker runs: the named player chooses a move for `state`.
+
+    Players are cached per worker, so one that keeps a tree between moves can reuse it.
+    """
+    return _cached(game, name, params).choose(state, context, budget)

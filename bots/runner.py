@@ -1,0 +1,136 @@
+"""SearchRunner: the only place that knows about worker processes.
+
+One pre-warmed ProcessPoolExecutor (forkserver context) is shared by every session of
+the process.  A search job is a picklable top-level function whose last argument is a
+`Budget`; the worker computes its own deadline from it and returns the best move of
+its last completed iteration.  The parent waits budget + grace.  If the worker is late,
+dies or raises, the parent returns the fallback move the caller computed before
+dispatch, and rebuilds the pool when a worker may still be running (CPython 3.11 has
+no public way to cancel a running worker, so the pool's processes are killed).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import multiprocessing
+import os
+import time
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass
+from typing import Any, Callable
+
+import structlog
+
+from search.budget import Budget, SearchResult
+
+log = structlog.get_logger("bots.runner")
+
+PRELOAD = ["numpy", "search.minimax", "bots.players"]
+
+
+def _warm() -> int:
+    """Runs once per worker at pool start: imports are paid for here, not on a move."""
+    import bots.players  # noqa: F401  (imports every game's players)
+
+    return os.getpid()
+
+
+@dataclass(frozen=True)
+class MoveReport:
+    """What one dispatched search did; sessions log it for every move."""
+
+    move: Any
+    budget: float
+    used: float
+    depth: int
+    nodes: int
+    late_by: float
+    fallback: str | None = None  # why the fallback move was used, if it was
+
+
+class SearchRunner:
+    def __init__(self, workers: int | None = None, grace: float = 0.1) -> None:
+        self.workers = workers or os.cpu_count() or 1
+        self.grace = grace
+        self._ctx = multiprocessing.get_context("forkserver")
+        self._ctx.set_forkserver_preload(PRELOAD)
+        self._pool: ProcessPoolExecutor | None = None
+        self._background: set[asyncio.Task] = set()
+
+    async def __aenter__(self) -> "SearchRunner":
+        await self.start()
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        self.close()
+
+    async def start(self) -> None:
+        if self._pool is None:
+            self._pool = self._new_pool()
+            await self._warm(self._pool)
+
+    def _new_pool(self) -> ProcessPoolExecutor:
+        return ProcessPoolExecutor(self.workers, mp_context=self._ctx)
+
+    async def _warm(self, pool: ProcessPoolExecutor) -> None:
+        t0 = time.monotonic()
+        loop = asyncio.get_running_loop()
+        # Submitting `workers` jobs at once makes the executor start every process now.
+        pids = await asyncio.gather(*(loop.run_in_executor(pool, _warm) for _ in range(self.workers)))
+        log.info("pool ready", workers=self.workers, pids=sorted(set(pids)),
+                 seconds=round(time.monotonic() - t0, 3))
+
+    def _rebuild(self, broken: ProcessPoolExecutor) -> None:
+        """Kill a pool whose worker is late or dead and start a fresh one in the background."""
+        if self._pool is not broken:
+            return  # another session already rebuilt it
+        self._kill()
+        self._pool = self._new_pool()
+        task = asyncio.get_running_loop().create_task(self._warm(self._pool))
+        self._background.add(task)
+        task.add_done_callback(self._background.discard)
+
+    def _kill(self) -> None:
+        pool, self._pool = self._pool, None
+        if pool is None:
+            return
+        # Private attribute: the only way to stop a worker that ignores its deadline.
+        for proc in list((getattr(pool, "_processes", None) or {}).values()):
+            proc.kill()
+        pool.shutdown(wait=False, cancel_futures=True)
+
+    def close(self) -> None:
+        """Stop every worker now (a running search is abandoned)."""
+        self._kill()
+
+    async def run(self, job: Callable[..., SearchResult], *args: Any, budget: Budget,
+                  fallback: Any) -> MoveReport:
+        """Run `job(*args, budget)` in a worker; never later than budget + grace."""
+        if self._pool is None:
+            await self.start()
+        pool = self._pool
+        loop = asyncio.get_running_loop()
+        reason = None
+        rebuild = True
+        try:
+            future = loop.run_in_executor(pool, job, *args, budget)
+            result = await asyncio.wait_for(future, max(0.0, budget.remaining()) + self.grace)
+        except asyncio.TimeoutError:
+            reason = "worker late"
+        except BrokenProcessPool:
+            reason = "worker died"
+        except asyncio.CancelledError:
+            if asyncio.current_task().cancelling():
+                raise  # our own task is being cancelled: not the worker's fault
+            reason = "pool rebuilt under this search"
+        except Exception as exc:  # a bug in the search must not cost the game
+            reason, rebuild = f"search raised {type(exc).__name__}: {exc}", False
+        used = time.monotonic() - budget.start
+        late_by = max(0.0, used - budget.seconds)
+        if reason is None:
+            return MoveReport(result.move, budget.seconds, used, result.depth, result.nodes, late_by)
+        log.error("search failed, sending the fallback move", reason=reason)
+        if rebuild:
+            self._rebuild(pool)
+        return MoveReport(fallback, budget.seconds, used, 0, 0, late_by, reason)

@@ -1,0 +1,1 @@
+"""Vampires vs Werewolves ("Twilight"): rules, players, client session and referee."""

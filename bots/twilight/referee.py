@@ -1,0 +1,234 @@
+"""A local Twilight referee with the official server's semantics.
+
+- Two connections make a match; the first plays vampires and moves first.
+- Each player sends NME; it gets SET+HUM+HME in one write, then MAP in a second.
+- Every ply: bytes waiting on the mover's socket are discarded, then it gets an UPD
+  with the cells both players touched on their last plies, and has `move_timeout`
+  seconds to send its whole MOV.  A time-out skips the ply.  An illegal MOV, any other
+  frame, garbage or a closed socket loses the game.
+- The game ends when a species is wiped out or after `max_plies` plies (the larger
+  population wins, equal is a draw); both players get END.
+- A match of several games stays on the same sockets: END then SET for the next game,
+  with species swapped each game so both sides play both; END then BYE after the last.
+- A JSON-ready record per game: players, winner, plies, violations, time-outs and
+  the latency of every move (UPD sent to MOV complete, as the server measures it).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import time
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+import structlog
+
+from protocol.twilight import (
+    CLIENT_FRAMES, Bye, Decoder, End, Hme, Hum, Map, Mov, Nme, Set, Upd, encode,
+)
+
+from ..streams import Closed, Garbage, pump
+from .rules import IllegalMove, Species, State, resolve, validate
+
+log = structlog.get_logger("bots.referee")
+
+
+@dataclass
+class Seat:
+    """One connected player."""
+
+    reader: asyncio.StreamReader
+    writer: asyncio.StreamWriter
+    name: str = "?"
+    queue: asyncio.Queue = field(default_factory=asyncio.Queue)
+    decoder: Decoder = field(default_factory=lambda: Decoder(CLIENT_FRAMES))
+    task: asyncio.Task | None = None
+
+    def start(self) -> None:
+        self.task = asyncio.get_running_loop().create_task(pump(self.reader, self.decoder, self.queue))
+
+    def flush(self) -> bool:
+        """Discard what the player sent out of turn; False if it has disconnected."""
+        self.decoder.clear()
+        alive = True
+        while not self.queue.empty():
+            if isinstance(self.queue.get_nowait(), Closed):
+                alive = False
+        if not alive:
+            self.queue.put_nowait(Closed())
+        return alive
+
+    async def send(self, *frames: Any) -> None:
+        self.writer.write(b"".join(encode(f) for f in frames))
+        await self.writer.drain()
+
+    async def close(self) -> None:
+        if self.task:
+            self.task.cancel()
+        self.writer.close()
+        try:
+            await self.writer.wait_closed()
+        except (ConnectionError, OSError):
+            pass
+
+
+@dataclass(frozen=True)
+class RefereeConfig:
+    initial: State
+    map_name: str = "map"
+    move_timeout: float = 2.0
+    max_plies: int = 200
+    seed: int | None = None
+    games: int = 1
+    nme_timeout: float = 30.0  # ours: the official server waits for NME forever
+
+
+class Referee:
+    """Serves matches on one listening socket; `on_game` gets each game's record."""
+
+    def __init__(self, config: RefereeConfig, on_game: Callable[[dict], None] | None = None,
+                 on_ply: Callable[[State], None] | None = None) -> None:
+        self.config = config
+        self.on_game = on_game or (lambda record: None)
+        self.on_ply = on_ply or (lambda state: None)
+        self.rng = random.Random(config.seed)
+        self.records: list[dict] = []
+        self._waiting: Seat | None = None
+        self._matches: set[asyncio.Task] = set()
+        self.server: asyncio.base_events.Server | None = None
+
+    async def start(self, host: str = "127.0.0.1", port: int = 0) -> int:
+        """Listen; returns the port (pass 0 for a free one)."""
+        self.server = await asyncio.start_server(self._accept, host, port)
+        return self.server.sockets[0].getsockname()[1]
+
+    async def close(self) -> None:
+        if self.server:
+            self.server.close()
+        for task in list(self._matches):
+            task.cancel()
+        if self._matches:
+            await asyncio.gather(*self._matches, return_exceptions=True)
+        if self._waiting:
+            await self._waiting.close()
+
+    async def _accept(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        seat = Seat(reader, writer)
+        seat.start()
+        if self._waiting is None:
+            self._waiting = seat
+            return
+        first, self._waiting = self._waiting, None
+        task = asyncio.get_running_loop().create_task(self.match(first, seat))
+        self._matches.add(task)
+        task.add_done_callback(self._matches.discard)
+
+    async def _greet(self, seat: Seat) -> bool:
+        try:
+            event = await asyncio.wait_for(seat.queue.get(), self.config.nme_timeout)
+        except asyncio.TimeoutError:
+            return False
+        if not isinstance(event, Nme):
+            return False
+        seat.name = event.name
+        return True
+
+    async def match(self, first: Seat, second: Seat) -> None:
+        seats = [first, second]
+        try:
+            greeted = await asyncio.gather(*(self._greet(s) for s in seats))
+            if not all(greeted):
+                log.warning("player did not introduce itself with NME; match abandoned",
+                            names=[s.name for s in seats])
+                return
+            for number in range(self.config.games):
+                # Game 0: the first connection plays vampires; then the species swap.
+                order = seats if number % 2 == 0 else seats[::-1]
+                record = await self.play(order[0], order[1], number)
+                self.records.append(record)
+                self.on_game(record)
+                last = number == self.config.games - 1 or record["reason"] == "disconnect"
+                for s in seats:
+                    try:
+                        await s.send(End(), *([Bye()] if last else []))
+                    except (ConnectionError, OSError):
+                        pass
+                if last:
+                    break
+        finally:
+            for s in seats:
+                await s.close()
+
+    async def play(self, vampires: Seat, werewolves: Seat, number: int) -> dict:
+        """One game; returns its record."""
+        cfg = self.config
+        state = cfg.initial._replace(to_move=Species.VAMPIRES, ply=0, max_plies=cfg.max_plies)
+        seats = {Species.VAMPIRES: vampires, Species.WEREWOLVES: werewolves}
+        homes = {Species.VAMPIRES: state.vampires[0], Species.WEREWOLVES: state.werewolves[0]}
+        record: dict[str, Any] = {
+            "game": number, "map": cfg.map_name,
+            "players": {"vampires": vampires.name, "werewolves": werewolves.name},
+            "winner": None, "winner_name": None, "reason": None, "plies": 0,
+            "violations": [], "timeouts": {"vampires": 0, "werewolves": 0},
+            "latencies": {"vampires": [], "werewolves": []},
+        }
+        cells = state.cells()
+        for species, seat in seats.items():
+            hx, hy, _ = homes[species]
+            await seat.send(Set(state.rows, state.cols), Hum(tuple((x, y) for x, y, _ in state.humans)),
+                            Hme(hx, hy))
+            await seat.send(Map(cells))
+        touched: dict[Species, set] = {Species.VAMPIRES: set(), Species.WEREWOLVES: set()}
+        self.on_ply(state)
+        while not state.is_terminal():
+            mover = state.to_move
+            side = mover.name.lower()
+            seat = seats[mover]
+            alive = seat.flush()
+            update = Upd(tuple(state.cell(x, y) for x, y in sorted(touched[mover] | touched[mover.other])))
+            event: Any = Closed()
+            started = time.monotonic()
+            if alive:
+                try:
+                    await seat.send(update)
+                    started = time.monotonic()
+                    event = await asyncio.wait_for(seat.queue.get(), cfg.move_timeout)
+                except asyncio.TimeoutError:
+                    record["timeouts"][side] += 1
+                    log.info("time-out: ply skipped", player=seat.name, species=side, ply=state.ply)
+                    touched[mover] = set()
+                    state = state.skip()
+                    continue
+                except (ConnectionError, OSError):
+                    event = Closed()
+            if isinstance(event, Closed):
+                return self._forfeit(record, state, mover, "disconnect", event.reason)
+            if isinstance(event, Garbage):
+                return self._forfeit(record, state, mover, "protocol error", str(event.error))
+            if not isinstance(event, Mov):
+                return self._forfeit(record, state, mover, "protocol error", f"sent {type(event).__name__} during play")
+            record["latencies"][side].append(round(time.monotonic() - started, 4))
+            try:
+                validate(state, mover, event.moves)
+            except IllegalMove as exc:
+                return self._forfeit(record, state, mover, "illegal move", str(exc))
+            state, touched[mover] = resolve(state, event.moves, self.rng)
+            self.on_ply(state)
+        winner = state.winner()
+        record.update(plies=state.ply, reason="elimination" if not (state.vampires and state.werewolves) else "max plies",
+                      population={"vampires": state.population(Species.VAMPIRES),
+                                  "werewolves": state.population(Species.WEREWOLVES)})
+        if winner is not None:
+            record.update(winner=winner.name.lower(), winner_name=seats[winner].name)
+        log.info("game over", **{k: record[k] for k in ("game", "map", "winner", "winner_name", "reason", "plies")})
+        return record
+
+    def _forfeit(self, record: dict, state: State, loser: Species, reason: str, detail: str) -> dict:
+        winner = loser.other
+        record["violations"].append({"species": loser.name.lower(), "ply": state.ply,
+                                     "reason": reason, "detail": detail})
+        record.update(plies=state.ply, reason=reason, winner=winner.name.lower(),
+                      winner_name=record["players"][winner.name.lower()])
+        log.warning("game lost by rule", loser=loser.name.lower(), reason=reason, detail=detail, ply=state.ply)
+        return record

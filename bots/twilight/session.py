@@ -1,0 +1,211 @@
+"""The Twilight client session: one connection to a server, one or more games.
+
+Follows the spec's client checklist (shared/specs/twilight.md section 15): NME on
+connect; species from the HME cell in MAP; every UPD is our turn and gets exactly one
+MOV, computed by the SearchRunner under the move's budget and checked by our rules
+before it is sent; if a newer UPD is already waiting, only the newest is answered;
+END is followed by SET (a new game on this socket) or BYE/EOF (done).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+import structlog
+
+from protocol.twilight import SERVER_FRAMES, Bye, Decoder, End, Hme, Hum, Map, Mov, Move, Nme, ProtocolError, Set, Upd, encode
+from search.budget import Budget
+
+from ..players import make_player, think
+from ..runner import SearchRunner
+from ..streams import Closed, Garbage, pump
+from .players import greedy_action
+from .rules import IllegalMove, Species, State, apply_update, state_from_cells, validate
+
+
+class SessionClosed(ConnectionError):
+    """The server closed the connection in the middle of a game."""
+
+
+@dataclass(frozen=True)
+class TwilightBot:
+    """Everything one Twilight bot needs: where to connect and how to play."""
+
+    name: str = "bots"
+    host: str = "127.0.0.1"
+    port: int = 5555
+    player: str = "expecti"
+    params: tuple = ()  # sorted (key, value) pairs
+    move_time: float = 2.0  # the server's limit per move
+    overhead: float = 0.3  # kept back for the network and the event loop
+    max_plies: int = 200
+
+    def __post_init__(self) -> None:
+        make_player("twilight", self.player, dict(self.params))  # fail now on a bad option
+        if self.move_time - self.overhead <= 0:
+            raise ValueError(f"move_time {self.move_time} leaves nothing after overhead {self.overhead}")
+
+
+@dataclass
+class Game:
+    """What the session knows of the game in progress."""
+
+    rows: int = 0
+    cols: int = 0
+    home: tuple[int, int] | None = None
+    state: State | None = None
+    species: Species | None = None
+    turns: int = 0
+    opponent_max_groups: int = 1
+    moves: list[dict] = field(default_factory=list)
+
+
+async def play(bot: TwilightBot, runner: SearchRunner, on_state: Callable[[State], None] | None = None,
+               log: Any = None) -> list[dict]:
+    """Connect, play until the server says BYE or closes; a summary per finished game.
+
+    Raises SessionClosed if the connection ends in the middle of a game, ProtocolError if
+    the server sends garbage, OSError if it cannot be reached.
+    """
+    log = (log or structlog.get_logger("bots.twilight")).bind(bot=bot.name, game="twilight",
+                                                               server=f"{bot.host}:{bot.port}")
+    reader, writer = await asyncio.open_connection(bot.host, bot.port)
+    queue: asyncio.Queue = asyncio.Queue()
+    reading = asyncio.get_running_loop().create_task(pump(reader, Decoder(SERVER_FRAMES), queue))
+    summaries: list[dict] = []
+    game: Game | None = None
+    try:
+        writer.write(encode(Nme(bot.name)))
+        await writer.drain()
+        log.info("connected", player=bot.player)
+        while True:
+            event = await queue.get()
+            if isinstance(event, Garbage):
+                raise ProtocolError(f"server sent garbage: {event.error}")
+            if isinstance(event, Closed):
+                if game is not None and game.state is not None:
+                    raise SessionClosed(f"server closed the connection mid-game ({event.reason})")
+                return summaries
+            if isinstance(event, Bye):
+                return summaries
+            if isinstance(event, Set):
+                game = Game(rows=event.rows, cols=event.cols)
+            elif isinstance(event, Hum):
+                pass  # MAP carries the same cells with their counts
+            elif isinstance(event, Hme):
+                game = _need(game, event)
+                game.home = (event.x, event.y)
+            elif isinstance(event, Map):
+                game = _need(game, event)
+                _start(game, event, bot, log)
+            elif isinstance(event, Upd):
+                game = _need(game, event)
+                if game.state is None:
+                    raise ProtocolError("UPD before MAP")
+                await _turn(game, event, queue, bot, runner, writer, log, on_state)
+            elif isinstance(event, End):
+                if game is not None and game.state is not None:
+                    summaries.append(_summary(game, log))
+                game = None
+    finally:
+        reading.cancel()
+        writer.close()
+        try:
+            await writer.wait_closed()
+        except (ConnectionError, OSError):
+            pass
+
+
+def _need(game: Game | None, event: Any) -> Game:
+    if game is None:
+        raise ProtocolError(f"{type(event).__name__} before SET")
+    return game
+
+
+def _start(game: Game, event: Map, bot: TwilightBot, log: Any) -> None:
+    if game.home is None:
+        raise ProtocolError("MAP before HME")
+    try:
+        state = state_from_cells(game.rows, game.cols, event.cells, max_plies=bot.max_plies)
+    except ValueError as exc:
+        raise ProtocolError(f"bad MAP: {exc}") from None
+    home = state.cell(*game.home)
+    if home.vampires:
+        game.species = Species.VAMPIRES
+    elif home.werewolves:
+        game.species = Species.WEREWOLVES
+    else:
+        raise ProtocolError(f"the HME cell {game.home} holds no vampires and no werewolves")
+    game.state = state._replace(to_move=game.species)
+    log.info("game starts", species=game.species.name.lower(), rows=game.rows, cols=game.cols)
+
+
+async def _turn(game: Game, update: Upd, queue: asyncio.Queue, bot: TwilightBot, runner: SearchRunner,
+                writer: asyncio.StreamWriter, log: Any, on_state) -> None:
+    """Answer an UPD (or the newest of several waiting) with exactly one MOV."""
+    received = time.monotonic()
+    _apply(game, update)
+    while True:
+        state = game.state
+        if on_state:
+            on_state(state)
+        fallback = greedy_action(state)
+        budget = Budget(bot.move_time - bot.overhead, start=received)
+        context = {"opponent_max_groups": game.opponent_max_groups}
+        report = await runner.run(think, "twilight", bot.player, bot.params, state, context,
+                                  budget=budget, fallback=fallback)
+        newer = _take_updates(queue)
+        if not newer:
+            break
+        log.warning("a newer UPD arrived while searching; answering only the newest", skipped=len(newer))
+        received = time.monotonic()
+        for upd in newer:
+            _apply(game, upd)
+    move = tuple(Move(*m) for m in report.move)
+    try:
+        validate(state, game.species, move)
+    except IllegalMove as exc:
+        log.error("search proposed an illegal move; sending the fallback", move=move, reason=str(exc))
+        move = tuple(Move(*m) for m in fallback)
+    writer.write(encode(Mov(move)))
+    await writer.drain()
+    entry = {"ply": state.ply, "budget": round(report.budget, 3), "used": round(time.monotonic() - received, 4),
+             "depth": report.depth, "nodes": report.nodes, "late_by": round(report.late_by, 4)}
+    game.moves.append(entry)
+    log.info("move", player=bot.player, moves=[tuple(m) for m in move], fallback=report.fallback, **entry)
+
+
+def _apply(game: Game, update: Upd) -> None:
+    ply = 2 * game.turns + (0 if game.species == Species.VAMPIRES else 1)
+    try:
+        game.state = apply_update(game.state, update.cells, game.species, ply)
+    except ValueError as exc:
+        raise ProtocolError(f"bad UPD: {exc}") from None
+    game.turns += 1
+    game.opponent_max_groups = max(game.opponent_max_groups, len(game.state.groups(game.species.other)))
+
+
+def _take_updates(queue: asyncio.Queue) -> list[Upd]:
+    """Take the UPDs already queued; other events stay queued, in order."""
+    held, updates = [], []
+    while not queue.empty():
+        event = queue.get_nowait()
+        (updates if isinstance(event, Upd) else held).append(event)
+    for event in held:
+        queue.put_nowait(event)
+    return updates
+
+
+def _summary(game: Game, log: Any) -> dict:
+    state = game.state
+    used = sorted(m["used"] for m in game.moves)
+    summary = {
+        "species": game.species.name.lower(), "moves": len(game.moves),
+        "ours": state.population(game.species), "theirs": state.population(game.species.other),
+        "max_used": used[-1] if used else 0.0,
+    }
+    log.info("game over", **summary)
+    return summary
