@@ -101,8 +101,18 @@ class SearchRunner:
         pool.shutdown(wait=False, cancel_futures=True)
 
     def close(self) -> None:
-        """Stop every worker now (a running search is abandoned)."""
-        self._kill()
+        """Stop every worker: asked politely first, killed if still running after a second."""
+        pool, self._pool = self._pool, None
+        if pool is None:
+            return
+        procs = list((getattr(pool, "_processes", None) or {}).values())
+        pool.shutdown(wait=False, cancel_futures=True)
+        for proc in procs:
+            proc.terminate()
+        for proc in procs:
+            proc.join(1.0)
+            if proc.is_alive():
+                proc.kill()
 
     async def run(self, job: Callable[..., SearchResult], *args: Any, budget: Budget,
                   fallback: Any) -> MoveReport:

@@ -206,7 +206,7 @@ def _counted(command: bytes, entries: tuple, width: int, what: str) -> bytes:
     out = bytearray(command)
     out.append(len(entries))
     for entry in entries:
-        if len(entry) != width:
+        if not isinstance(entry, tuple) or len(entry) != width:
             raise UsageError(f"each {what[:-1]} needs {width} fields, got {entry!r}")
         out.extend(_byte(v, what[:-1]) for v in entry)
     return bytes(out)
@@ -231,7 +231,10 @@ def encode(event: Event) -> bytes:
     if isinstance(event, Mov):
         return _counted(b"MOV", event.moves, 5, "moves")
     if isinstance(event, Nme):
-        raw = event.name.encode("utf-8")
+        try:
+            raw = event.name.encode("utf-8")
+        except (AttributeError, UnicodeEncodeError) as exc:
+            raise UsageError(f"name {event.name!r} cannot be sent: {exc}") from None
         if len(raw) > 255:
             raise UsageError(f"name is {len(raw)} bytes, at most 255 fit")
         return b"NME" + bytes((len(raw),)) + raw

@@ -35,6 +35,7 @@ from .tactics import Order, away, beats, combine, fits, nearest, toward
 FAR = 10_000
 PER_GROUP = 12
 CAP = 36
+THREAT = 0.5
 
 
 def claims(state: State, side: Species) -> tuple[list, list]:
@@ -55,6 +56,22 @@ def claims(state: State, side: Species) -> tuple[list, list]:
         elif d_them < d_me or (d_them == d_me and not first and d_them < FAR):
             theirs.append((h, d_them))
     return mine, theirs
+
+
+def danger(state: State, side: Species) -> float:
+    """Groups within reach of an enemy 1.5x their size: theirs count for us, ours against.
+
+    Beyond the seed: its utility only counts units, so a depth-4 search happily splits
+    into pieces a bigger enemy group then hunts down over more plies than it can see.
+    """
+    score = 0.0
+    for x, y, n in state.groups(side):
+        for ex, ey, e in state.groups(side.other):
+            if beats(e, n):
+                score -= n / distance(x, y, ex, ey)
+            elif beats(n, e):
+                score += e / distance(x, y, ex, ey)
+    return score
 
 
 class SeedThreeModel:
@@ -104,7 +121,10 @@ class SeedThreeModel:
                 orders.append(toward(group, min(killable, key=dist)))
         if split:
             orders += self._splits(group, mine, enemies)
-        orders = [o for o in orders if o]
+        orders = list(dict.fromkeys(o for o in orders if o))
+        if len(orders) < 3:  # too few ideas: every step is worth a look
+            orders += [toward(group, c) for c in neighbours(x, y, state.cols, state.rows)]
+            orders = list(dict.fromkeys(orders))
         return orders[: PER_GROUP - 1] + [()]
 
     @staticmethod
@@ -114,8 +134,8 @@ class SeedThreeModel:
         out = []
         for i, h in enumerate(targets):
             rest = n - h[2]
-            if rest <= 0 or any(beats(e[2], rest) and distance(x, y, e[0], e[1]) <= 2 for e in enemies):
-                continue
+            if rest <= 0 or any(beats(e[2], min(rest, h[2])) and distance(x, y, e[0], e[1]) <= 4 for e in enemies):
+                continue  # neither part may be left where a bigger enemy group can catch it
             part = toward(group, h, h[2])
             nxt = next((t for t in targets[i + 1:] if t[2] <= rest), None)
             remainder = toward(group, nxt, rest) if nxt else ()
@@ -141,7 +161,7 @@ class SeedThreeModel:
     def bound(self, state: State) -> float:
         if self._bound is None:  # populations never grow: the root's total bounds the tree
             total = sum(g[2] for groups in (state.humans, state.vampires, state.werewolves) for g in groups)
-            self._bound = 3.0 * total + 2
+            self._bound = 4.0 * total + 2  # units 2x, humans 1x, threat 0.5x
         return self._bound
 
     def evaluate(self, state: State) -> float:
@@ -160,7 +180,8 @@ class SeedThreeModel:
         mine, their = claims(state, self.me)
         # A human group reached sooner is worth slightly more: a gradient toward prizes.
         humans = sum(h[2] * (1 - 0.01 * d) for h, d in mine) - sum(h[2] * (1 - 0.01 * d) for h, d in their)
-        return units + humans
+        threat = max(-(ours + theirs), min(ours + theirs, danger(state, self.me)))
+        return units + humans + THREAT * threat
 
 
 @dataclass(frozen=True)

@@ -116,7 +116,7 @@ class State(NamedTuple):
         out = []
         for x, y, n in self.groups(self.to_move):
             for tx, ty in neighbours(x, y, self.cols, self.rows):
-                if n + self.cell(tx, ty)[1 + self.to_move] <= MAX_UNITS:
+                if n + self.cell(tx, ty)[3 + self.to_move] <= MAX_UNITS:
                     out.append((Move(x, y, n, tx, ty),))
         return out
 
@@ -248,7 +248,7 @@ def win_probability(attackers: int, defenders: int) -> float:
         return 0.5
     if attackers < defenders:
         return attackers / (2 * defenders)
-    return attackers / defenders - 0.5
+    return min(1.0, attackers / defenders - 0.5)
 
 
 def _arrivals(moves: Sequence[Move]) -> tuple[dict, dict]:

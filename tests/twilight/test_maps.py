@@ -45,7 +45,8 @@ def test_thetrap():
 def test_x_is_the_column_on_a_wide_map():
     s = load_map("testmap2")
     assert (s.rows, s.cols) == (15, 29)
-    assert (28, 0, 2) in s.humans and s.vampires == ((28, 14, 10),) and s.werewolves == ((0, 0, 10),)
+    assert (28, 0, 2) in s.humans
+    assert s.vampires == ((28, 14, 10),) and s.werewolves == ((0, 0, 10),)
     s = load_map("all_in")
     assert s.vampires == ((0, 2, 12),) and s.werewolves == ((1, 1, 8),)
     assert s.humans == ((0, 0, 10), (2, 0, 6))
@@ -54,7 +55,7 @@ def test_x_is_the_column_on_a_wide_map():
 @pytest.mark.parametrize("text,problem", [
     ("this is not xml", "not valid XML"),
     (doc(START).replace("</Map>", ""), "not valid XML"),
-    (doc(START, '<Board Rows="5" Columns="10">').replace("</Map>", "</Board>"), "root element is <Board>"),
+    ('<Board Rows="5" Columns="10">' + START + "</Board>", "root element is <Board>"),
     (doc(START, '<Map Columns="10">'), "no Rows attribute"),
     (doc(START, '<Map Rows="five" Columns="10">'), "Rows='five' is not an integer"),
     (doc(START + '<Humans X="a" Y="1" Count="2"/>'), "X='a' is not an integer"),
@@ -85,7 +86,8 @@ def test_duplicate_humans_keep_the_last_entry():
 
 
 def test_humans_on_a_start_cell_are_dropped():
-    body = '<Humans X="4" Y="3" Count="9"/>' + START + '<Humans X="4" Y="1" Count="2"/><Humans X="0" Y="0" Count="1"/>'
+    body = ('<Humans X="4" Y="3" Count="9"/>' + START
+            + '<Humans X="4" Y="1" Count="2"/><Humans X="0" Y="0" Count="1"/>')
     s = parse_map(doc(body))
     assert s.humans == ((0, 0, 1),)
     assert s.vampires == ((4, 3, 4),) and s.werewolves == ((4, 1, 4),)

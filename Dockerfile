@@ -1,0 +1,13 @@
+FROM python:3.11-slim
+
+WORKDIR /app
+COPY pyproject.toml README.md ./
+COPY bots ./bots
+COPY protocol ./protocol
+COPY search ./search
+RUN pip install --no-cache-dir . && useradd --create-home --uid 10001 bots
+
+USER bots
+# docker run bots --game twilight --host H --port P
+ENTRYPOINT ["bots"]
+CMD ["--help"]

@@ -1,0 +1,365 @@
+"""The `bots` command.
+
+    bots demo                                   a local match drawn in the terminal
+    bots play twilight --host H --port P        play on a server (or: ... H P, last two)
+    bots --game twilight --host H --port P      the same, as `docker run bots ...` passes it
+    bots serve twilight --map FILE --port P     our referee with the official semantics
+    bots arena twilight --a P --b P --maps ...  a match between two players, with a report
+    bots bench twilight                         search speed and depth per player and map
+    bots daemon --config FILE                   every bot of a TOML file, concurrently
+
+Exit codes: 0 done, 1 a failure while running (e.g. server unreachable), 2 bad input
+(arguments, map, config).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import sys
+from typing import Any, Sequence
+
+import structlog
+import uvloop
+
+from . import log as logsetup
+from .players import PlayerError, make_player, player_table
+
+GAMES = ("twilight",)
+
+
+class UsageFailure(Exception):
+    """Bad input from the user: printed as one line, exit code 2."""
+
+
+def player_spec(text: str) -> tuple[str, tuple]:
+    """'expecti' or 'expecti:max_depth=5,max_groups=2' -> (name, sorted params)."""
+    name, _, rest = text.partition(":")
+    params = {}
+    for pair in filter(None, (p.strip() for p in rest.split(","))):
+        key, sep, value = pair.partition("=")
+        if not sep or not key:
+            raise argparse.ArgumentTypeError(f"player option {pair!r} is not key=value")
+        params[key.strip()] = value.strip()
+    return name.strip(), tuple(sorted(params.items()))
+
+
+def _checked_player(game: str, spec: tuple[str, tuple], extra: Sequence[str] = ()) -> tuple[str, tuple]:
+    name, params = spec
+    merged = dict(params)
+    for pair in extra:
+        key, sep, value = pair.partition("=")
+        if not sep:
+            raise UsageFailure(f"--param {pair!r} is not key=value")
+        merged[key] = value
+    try:
+        player = make_player(game, name, merged)
+    except PlayerError as exc:
+        raise UsageFailure(str(exc)) from None
+    # Keep typed values so workers do not parse strings again.
+    typed = {k: getattr(player, k) for k in merged}
+    return name, tuple(sorted(typed.items()))
+
+
+def _run(coro: Any) -> Any:
+    with asyncio.Runner(loop_factory=uvloop.new_event_loop) as runner:
+        return runner.run(coro)
+
+
+def _clear_screen() -> str:
+    return "\033[H\033[2J" if sys.stdout.isatty() else ""
+
+
+def _shower():
+    from .twilight.display import render
+
+    def show(state) -> None:
+        print(_clear_screen() + render(state, colour=sys.stdout.isatty()), flush=True)
+
+    return show
+
+
+# -- commands -------------------------------------------------------------------------------
+
+
+def cmd_play(args: argparse.Namespace) -> int:
+    from protocol.twilight import ProtocolError
+
+    from .runner import SearchRunner
+    from .twilight.session import TwilightBot, play
+
+    host, port = args.host, args.port
+    if args.address:
+        if len(args.address) != 2:
+            raise UsageFailure("the server address is the last two arguments: HOST PORT")
+        host, port = args.address[0], _port(args.address[1])
+    if port is None:
+        raise UsageFailure("no server port: give --port P or HOST PORT as the last two arguments")
+    name, params = _checked_player("twilight", args.player, args.param)
+    try:
+        bot = TwilightBot(name=args.name, host=host, port=port, player=name, params=params,
+                          move_time=args.move_time, overhead=args.overhead)
+    except (ValueError, PlayerError) as exc:
+        raise UsageFailure(str(exc)) from None
+
+    async def main() -> int:
+        async with SearchRunner(args.workers) as runner:
+            try:
+                games = await play(bot, runner, on_state=_shower() if args.show else None)
+            except ProtocolError as exc:
+                structlog.get_logger("bots").error("server sent garbage; leaving", error=str(exc))
+                return 1
+            except OSError as exc:
+                structlog.get_logger("bots").error("cannot play on the server", server=f"{host}:{port}",
+                                                   error=str(exc) or type(exc).__name__)
+                return 1
+        for g in games:
+            print(json.dumps(g), flush=True)
+        return 0
+
+    return _run(main())
+
+
+def cmd_serve(args: argparse.Namespace) -> int:
+    from .twilight.maps import MapError, load_map
+    from .twilight.referee import Referee, RefereeConfig
+
+    try:
+        state = load_map(args.map, args.max_plies)
+    except MapError as exc:
+        raise UsageFailure(str(exc)) from None
+    config = RefereeConfig(state, args.map, args.move_timeout, args.max_plies, args.seed, args.games)
+
+    def record(game: dict) -> None:
+        print(json.dumps(game), flush=True)
+
+    async def main() -> int:
+        referee = Referee(config, on_game=record, on_ply=_shower() if args.show else None)
+        port = await referee.start(args.host, args.port)
+        structlog.get_logger("bots").info("referee listening", host=args.host, port=port, map=args.map,
+                                          move_timeout=args.move_timeout, games=args.games)
+        try:
+            await asyncio.Event().wait()  # until Ctrl-C / SIGTERM
+        finally:
+            await referee.close()
+        return 0
+
+    try:
+        return _run(main())
+    except KeyboardInterrupt:
+        return 0
+
+
+def cmd_arena(args: argparse.Namespace) -> int:
+    from .runner import SearchRunner
+    from .twilight.arena import Side, report, run_arena
+    from .twilight.maps import MapError, load_map, shipped_maps
+
+    maps = args.maps or sorted(shipped_maps())
+    for m in maps:
+        try:
+            load_map(m)
+        except MapError as exc:
+            raise UsageFailure(str(exc)) from None
+    a = Side("A", *_checked_player("twilight", args.a))
+    b = Side("B", *_checked_player("twilight", args.b))
+    out = open(args.json, "w") if args.json else None
+
+    def note(record: dict) -> None:
+        if out:
+            out.write(json.dumps(record) + "\n")
+            out.flush()
+        if args.verbose:
+            print(f"{record['map']} game {record['game']}: {record['players']} winner {record['winner_name']}"
+                  f" ({record['reason']}, {record['plies']} plies)", flush=True)
+
+    async def main() -> list[dict]:
+        async with SearchRunner(args.workers) as runner:
+            return await run_arena(a, b, maps, args.games, args.move_time, args.overhead, runner,
+                                   parallel=args.parallel, max_plies=args.max_plies, seed=args.seed,
+                                   on_game=note, on_state=_shower() if args.show else None)
+
+    records = _run(main())
+    if out:
+        out.close()
+    print(report(a, b, records, maps))
+    return 0
+
+
+def cmd_bench(args: argparse.Namespace) -> int:
+    from .twilight.bench import bench
+
+    print(bench(args.maps, args.players, args.time))
+    return 0
+
+
+def cmd_daemon(args: argparse.Namespace) -> int:
+    from . import daemon, settings
+
+    try:
+        config = settings.load(args.config)
+    except settings.SettingsError as exc:
+        raise UsageFailure(str(exc)) from None
+    logsetup.setup(args.log_format or config.log_format, config.log_level)
+    return _run(daemon.run(config))
+
+
+def cmd_demo(args: argparse.Namespace) -> int:
+    from .runner import SearchRunner
+    from .twilight.arena import Side, report, run_arena
+
+    us = Side("A", *_checked_player("twilight", args.player))
+    them = Side("B", *_checked_player("twilight", args.opponent))
+    print(f"Demo: {us.player} (A) against {them.player} (B) on {args.map}, our referee on a free local port,"
+          f" {args.move_time} s per move. A plays vampires (V).", flush=True)
+
+    async def main() -> list[dict]:
+        async with SearchRunner(args.workers) as runner:
+            return await run_arena(us, them, [args.map], 1, args.move_time, args.overhead, runner,
+                                   on_state=_shower())
+
+    records = _run(main())
+    r = records[0]
+    print(f"\nResult: {r['winner_name'] or 'nobody'} wins ({r['reason']}, {r['plies']} plies,"
+          f" final population {r.get('population')})")
+    print(report(us, them, records, [args.map]))
+    return 0
+
+
+# -- parser ---------------------------------------------------------------------------------
+
+
+def _port(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise UsageFailure(f"port {text!r} is not a number") from None
+    if not 0 <= value <= 65535:
+        raise UsageFailure(f"port {value} is outside 0..65535")
+    return value
+
+
+def _positive(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+    if value <= 0:
+        raise argparse.ArgumentTypeError(f"{text!r} must be positive")
+    return value
+
+
+def _count(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not an integer") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{text!r} must be at least 1")
+    return value
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="bots", description="Plays board games against tournament servers.",
+                                     formatter_class=argparse.RawDescriptionHelpFormatter,
+                                     epilog=__doc__.split("\n\n")[1])
+    parser.add_argument("--log-format", choices=("auto", "console", "json"), default=None,
+                        help="log format on stderr (default: console on a terminal, JSON otherwise)")
+    parser.add_argument("--log-level", default="info", choices=("debug", "info", "warning", "error"))
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    players = ", ".join(sorted(player_table("twilight")))
+
+    p = sub.add_parser("play", help="play on a server")
+    p.add_argument("game", choices=GAMES)
+    p.add_argument("--host", default="127.0.0.1")
+    p.add_argument("--port", type=_port, default=None)
+    p.add_argument("--name", default="bots", help="the name sent to the server")
+    p.add_argument("--player", type=player_spec, default=("expecti", ()),
+                   help=f"NAME or NAME:key=value,... ({players}; default expecti)")
+    p.add_argument("--param", action="append", default=[], metavar="KEY=VALUE", help="a player option (repeatable)")
+    p.add_argument("--move-time", type=_positive, default=2.0, help="the server's seconds per move (2)")
+    p.add_argument("--overhead", type=float, default=0.3, help="seconds kept back for the network (0.3)")
+    p.add_argument("--workers", type=_count, default=None, help="search processes (default: all cores)")
+    p.add_argument("--show", action="store_true", help="draw the board before each of our moves")
+    p.add_argument("address", nargs="*", metavar="HOST PORT", help="the course convention: server last")
+    p.set_defaults(func=cmd_play)
+
+    s = sub.add_parser("serve", help="run our referee (official semantics)")
+    s.add_argument("game", choices=GAMES)
+    s.add_argument("--map", required=True, help="a map file (official XML) or a shipped map name")
+    s.add_argument("--host", default="127.0.0.1")
+    s.add_argument("--port", type=_port, default=5555)
+    s.add_argument("--move-timeout", type=_positive, default=2.0)
+    s.add_argument("--max-plies", type=_count, default=200)
+    s.add_argument("--seed", type=int, default=None, help="seed of the random battles")
+    s.add_argument("--games", type=_count, default=1, help="games per pair of connections (species swap)")
+    s.add_argument("--show", action="store_true", help="draw the board after every ply")
+    s.set_defaults(func=cmd_serve)
+
+    a = sub.add_parser("arena", help="a match between two players through our referee")
+    a.add_argument("game", choices=GAMES)
+    a.add_argument("--a", type=player_spec, required=True, metavar="PLAYER", help=f"NAME[:k=v,...] ({players})")
+    a.add_argument("--b", type=player_spec, required=True, metavar="PLAYER")
+    a.add_argument("--maps", nargs="+", default=None, help="maps (default: every shipped map)")
+    a.add_argument("--games", type=_count, default=10, help="games per map, species alternating (10)")
+    a.add_argument("--move-time", type=_positive, default=0.5)
+    a.add_argument("--overhead", type=float, default=0.15)
+    a.add_argument("--max-plies", type=_count, default=200)
+    a.add_argument("--parallel", type=_count, default=1, help="maps played at once (1)")
+    a.add_argument("--seed", type=int, default=1)
+    a.add_argument("--workers", type=_count, default=None)
+    a.add_argument("--json", default=None, help="write every game's record to this file (JSON lines)")
+    a.add_argument("--verbose", "-v", action="store_true", help="a line per game")
+    a.add_argument("--show", action="store_true", help="draw the board after every ply")
+    a.set_defaults(func=cmd_arena)
+
+    b = sub.add_parser("bench", help="search speed and depth reached per player and map")
+    b.add_argument("game", choices=GAMES)
+    b.add_argument("--maps", nargs="+", default=None)
+    b.add_argument("--players", nargs="+", default=["alphabeta", "expecti"])
+    b.add_argument("--time", type=_positive, default=2.0, help="seconds per position (2)")
+    b.set_defaults(func=cmd_bench)
+
+    d = sub.add_parser("daemon", help="run every bot of a config file")
+    d.add_argument("--config", required=True, help="a TOML file (see config/bots.toml)")
+    d.set_defaults(func=cmd_daemon)
+
+    m = sub.add_parser("demo", help="a local match on our referee, drawn in the terminal")
+    m.add_argument("--map", default="map8")
+    m.add_argument("--player", type=player_spec, default=("expecti", ()))
+    m.add_argument("--opponent", type=player_spec, default=("greedy", ()))
+    m.add_argument("--move-time", type=_positive, default=0.5)
+    m.add_argument("--overhead", type=float, default=0.15)
+    m.add_argument("--workers", type=_count, default=None)
+    m.set_defaults(func=cmd_demo)
+    return parser
+
+
+def _normalise(argv: list[str]) -> list[str]:
+    """`bots --game twilight --host H --port P ...` is `bots play twilight --host H ...`."""
+    for i, arg in enumerate(argv):
+        if arg == "--game" and i + 1 < len(argv):
+            return argv[:i] + ["play", argv[i + 1]] + argv[i + 2:]
+        if arg.startswith("--game="):
+            return argv[:i] + ["play", arg.split("=", 1)[1]] + argv[i + 1:]
+    return argv
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    argv = _normalise(list(sys.argv[1:] if argv is None else argv))
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.command != "daemon":
+        logsetup.setup(args.log_format or "auto", args.log_level)
+    try:
+        return args.func(args)
+    except UsageFailure as exc:
+        print(f"bots: error: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,102 @@
+"""The daemon: every configured bot on one uvloop event loop, sharing one SearchRunner.
+
+Each bot is one task and an error boundary: garbage from its server stops that bot
+only; a server that is down or drops mid-game is retried with exponential backoff; a
+finished game is followed by a new connection (the official server plays one game
+per connection).  SIGTERM or SIGINT stops every bot (sockets closed, workers stopped,
+exit 0); a second signal exits at once.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import random
+import signal
+
+import structlog
+
+from protocol.twilight import ProtocolError
+
+from .runner import SearchRunner
+from .settings import BotSettings, Settings
+from .twilight import session as twilight_session
+
+log = structlog.get_logger("bots.daemon")
+
+
+class Backoff:
+    """Exponential delays with jitter: 1, 2, 4 ... capped, reset after a success."""
+
+    def __init__(self, first: float = 1.0, cap: float = 60.0, rng: random.Random | None = None) -> None:
+        self.first, self.cap, self.failures = first, cap, 0
+        self.rng = rng or random.Random()
+
+    def next(self) -> float:
+        delay = min(self.cap, self.first * 2 ** self.failures)
+        self.failures += 1
+        return delay * self.rng.uniform(0.8, 1.2)
+
+    def reset(self) -> None:
+        self.failures = 0
+
+
+async def keep_playing(entry: BotSettings, runner: SearchRunner, backoff: Backoff | None = None,
+                       pause: float = 1.0) -> int:
+    """Play games with one bot until it has played `entry.games` (forever if 0)."""
+    bot = entry.bot
+    blog = log.bind(bot=bot.name, game=entry.game, server=f"{bot.host}:{bot.port}")
+    backoff = backoff or Backoff()
+    played = 0
+    while True:
+        try:
+            summaries = await twilight_session.play(bot, runner, log=blog)
+            played += len(summaries)
+            backoff.reset()
+            if entry.games and played >= entry.games:
+                blog.info("bot finished its games", games=played)
+                return played
+            delay = pause
+        except ProtocolError as exc:
+            blog.error("server sent garbage; this bot stops", error=str(exc))
+            return played
+        except (OSError, ConnectionError) as exc:  # includes SessionClosed
+            delay = backoff.next()
+            blog.warning("server unreachable or dropped; retrying", error=str(exc) or type(exc).__name__,
+                         retry_in=round(delay, 2))
+        except Exception as exc:  # a bug must not take the other bots down
+            delay = backoff.next()
+            blog.exception("session failed; retrying", error=str(exc), retry_in=round(delay, 2))
+        await asyncio.sleep(delay)
+
+
+async def run(settings: Settings) -> int:
+    """Run every bot until they finish or a signal arrives; the exit code."""
+    loop = asyncio.get_running_loop()
+    runner = SearchRunner(settings.workers, settings.grace)
+    tasks: list[asyncio.Task] = []
+    signals = 0
+
+    def on_signal(signum: int) -> None:
+        nonlocal signals
+        signals += 1
+        if signals > 1:
+            log.warning("second signal: exiting now", signal=signal.Signals(signum).name)
+            os._exit(1)
+        log.info("signal received: stopping every bot", signal=signal.Signals(signum).name)
+        for task in tasks:
+            task.cancel()
+
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        loop.add_signal_handler(sig, on_signal, sig)
+    try:
+        await runner.start()
+        log.info("daemon started", bots=[b.bot.name for b in settings.bots], workers=runner.workers)
+        async with asyncio.TaskGroup() as group:
+            tasks += [group.create_task(keep_playing(b, runner), name=b.bot.name) for b in settings.bots]
+    finally:
+        runner.close()
+        for sig in (signal.SIGTERM, signal.SIGINT):
+            loop.remove_signal_handler(sig)
+    log.info("daemon stopped")
+    return 0

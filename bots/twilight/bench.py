@@ -1,0 +1,53 @@
+"""`bots bench twilight`: search speed and depth per player, map and position.
+
+Positions: each map's start, and the position after 8 plies of greedy self-play (a
+position with contact and more groups).  Each player searches with its defaults and
+again with an unbounded depth, so the table shows both the depth reached under the
+clock and the raw speed.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+
+from search.budget import Budget
+
+from ..players import make_player
+from .maps import load_map, shipped_maps
+from .players import greedy_action
+
+
+def positions(map_name: str) -> list[tuple[str, object]]:
+    start = load_map(map_name)
+    state, rng = start, random.Random(7)
+    for _ in range(8):
+        if state.is_terminal():
+            break
+        state = state.play(greedy_action(state), rng)
+    out = [("start", start)]
+    if not state.is_terminal():
+        out.append((f"ply {state.ply}", state))
+    return out
+
+
+def bench(maps: list[str] | None, players: list[str], seconds: float) -> str:
+    maps = maps or sorted(shipped_maps())
+    rows = [f"{'map':<18}{'position':<10}{'player':<22}{'depth':>6}{'nodes':>9}{'time (s)':>10}{'nodes/s':>10}"]
+    totals: dict[str, list[float]] = {}
+    for m in maps:
+        for label, state in positions(m):
+            for name in players:
+                for params, tag in (({}, name), ({"max_depth": 30}, f"{name} (unbounded)")):
+                    player = make_player("twilight", name, params)
+                    t0 = time.monotonic()
+                    result = player.choose(state, {}, Budget(seconds))
+                    used = time.monotonic() - t0
+                    nps = result.nodes / used if used > 0 else 0.0
+                    totals.setdefault(tag, []).append(nps)
+                    rows.append(f"{m:<18}{label:<10}{tag:<22}{result.depth:>6}{result.nodes:>9}"
+                                f"{used:>10.2f}{nps:>10.0f}")
+    rows.append("")
+    rows.append(f"{'mean nodes/s':<50}" + "".join(f"  {t}: {sum(v) / len(v):.0f}" for t, v in totals.items()
+                                                   if "unbounded" in t))
+    return "\n".join(rows)

@@ -1,0 +1,81 @@
+"""SearchRunner: deadlines hold, a dead or late worker still yields the fallback move."""
+
+import os
+import signal
+import time
+
+import pytest
+
+from bots.players import think
+from bots.runner import SearchRunner
+from bots.twilight.maps import load_map
+from bots.twilight.players import greedy_action
+from bots.twilight.rules import is_legal
+from search.budget import Budget, SearchResult
+
+
+def ignores_deadline(seconds: float, budget: Budget) -> SearchResult:
+    time.sleep(seconds)
+    return SearchResult("too late")
+
+
+def dies(budget: Budget) -> SearchResult:
+    os.kill(os.getpid(), signal.SIGKILL)
+    return SearchResult("unreachable")
+
+
+def raises(budget: Budget) -> SearchResult:
+    raise RuntimeError("bug in a search")
+
+
+def quick(budget: Budget) -> SearchResult:
+    return SearchResult("ok", depth=3, nodes=42)
+
+
+@pytest.fixture
+async def runner():
+    r = SearchRunner(workers=2, grace=0.1)
+    await r.start()
+    yield r
+    r.close()
+
+
+async def test_result_of_a_search_is_returned_with_its_work(runner):
+    report = await runner.run(quick, budget=Budget(1.0), fallback="fallback")
+    assert (report.move, report.depth, report.nodes, report.fallback) == ("ok", 3, 42, None)
+    assert report.late_by == 0.0
+
+
+async def test_real_search_answers_within_budget_plus_grace(runner):
+    state = load_map("testmap2")
+    budget = Budget(0.3)
+    report = await runner.run(think, "twilight", "expecti", (("max_depth", 30),), state, {},
+                              budget=budget, fallback=greedy_action(state))
+    assert report.fallback is None
+    assert report.used <= 0.3 + runner.grace
+    assert report.depth >= 1
+    assert is_legal(state, state.to_move, report.move)
+
+
+async def test_search_that_runs_for_seconds_gets_the_fallback_in_time(runner):
+    t0 = time.monotonic()
+    report = await runner.run(ignores_deadline, 5.0, budget=Budget(0.3), fallback="fallback")
+    assert time.monotonic() - t0 < 0.3 + runner.grace + 0.1
+    assert report.move == "fallback" and report.fallback == "worker late"
+    # The pool was rebuilt: the next search runs normally.
+    assert (await runner.run(quick, budget=Budget(1.0), fallback="fallback")).move == "ok"
+
+
+async def test_worker_killed_mid_search_still_yields_a_legal_move(runner):
+    state = load_map("map8")
+    fallback = greedy_action(state)
+    report = await runner.run(dies, budget=Budget(0.5), fallback=fallback)
+    assert report.fallback == "worker died"
+    assert is_legal(state, state.to_move, report.move)
+    assert (await runner.run(quick, budget=Budget(1.0), fallback="fallback")).move == "ok"
+
+
+async def test_search_that_raises_gets_the_fallback_and_keeps_the_pool(runner):
+    report = await runner.run(raises, budget=Budget(0.5), fallback="fallback")
+    assert report.move == "fallback" and "RuntimeError" in report.fallback
+    assert (await runner.run(quick, budget=Budget(1.0), fallback="fallback")).move == "ok"
