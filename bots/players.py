@@ -71,17 +71,6 @@ def make_player(game: str, name: str, params: dict[str, Any] | None = None) -> A
         raise PlayerError(f"player {name!r}: {exc}") from None
 
 
-def parse_options(pairs: list[str]) -> dict[str, str]:
-    """['max_depth=4', 'seed=1'] -> {'max_depth': '4', 'seed': '1'}."""
-    out = {}
-    for pair in pairs:
-        key, sep, value = pair.partition("=")
-        if not sep or not key:
-            raise PlayerError(f"player option {pair!r} is not key=value")
-        out[key.strip()] = value.strip()
-    return out
-
-
 @lru_cache(maxsize=64)
 def _cached(game: str, name: str, params: tuple) -> Any:
     return make_player(game, name, dict(params))

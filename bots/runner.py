@@ -26,13 +26,15 @@ from search.budget import Budget, SearchResult
 
 log = structlog.get_logger("bots.runner")
 
-PRELOAD = ["numpy", "search.minimax", "bots.players"]
+PRELOAD = ["search.minimax", "bots.players"]
 
 
 def _warm() -> int:
     """Runs once per worker at pool start: imports are paid for here, not on a move."""
-    import bots.players  # noqa: F401  (imports every game's players)
+    from bots.players import GAMES, player_table
 
+    for game in GAMES:
+        player_table(game)
     return os.getpid()
 
 

@@ -12,7 +12,7 @@ The algorithm knows nothing of any game.  A model supplies the game:
 
 Deterministic actions (one outcome) are plain alpha-beta.  Chance nodes use Ballard's
 Star1 pruning, which needs the value bound B.  The search owns its deadline: it checks
-the clock every few hundred nodes, abandons an iteration that runs out of time, does
+the clock every 64 nodes, abandons an iteration that runs out of time, does
 not start one it cannot expect to finish, and returns the best action of the last
 completed iteration.
 """
@@ -25,7 +25,7 @@ from typing import Any
 from .budget import Budget, SearchResult
 
 EXACT, LOWER, UPPER = 0, 1, 2
-_CHECK_EVERY = 256
+_CHECK_EVERY = 64
 
 
 class Timeout(Exception):

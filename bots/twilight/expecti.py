@@ -15,6 +15,8 @@
   side's humans are the groups it can convert before the other side; when one side
   outnumbers the other 1.5x the first term becomes ours (or -theirs); a finished game
   is worth +-(ours + theirs + humans + 1), beyond any unfinished one.
+- Beyond the seed: claimed humans are discounted by distance (`discount`), and groups
+  within reach of an enemy 1.5x their size count against their side (`threat`).
 
 `action_method` selects how orders are generated, as the seed's option does:
 1 whole-group steps to every neighbour; 2 customised whole-group orders; 3 customised
@@ -35,7 +37,6 @@ from .tactics import Order, away, beats, combine, fits, nearest, toward
 FAR = 10_000
 PER_GROUP = 12
 CAP = 36
-THREAT = 0.5
 
 
 def claims(state: State, side: Species) -> tuple[list, list]:
@@ -75,8 +76,11 @@ def danger(state: State, side: Species) -> float:
 
 
 class SeedThreeModel:
-    def __init__(self, me: Species, method: int, max_groups: int, their_max_groups: int) -> None:
+    def __init__(self, me: Species, method: int, max_groups: int, their_max_groups: int,
+                 discount: float = 0.7, threat: float = 0.5) -> None:
         self.me = me
+        self.discount = discount
+        self.threat = threat
         self.method = method
         self.limits = {me: max_groups, me.other: their_max_groups if method >= 4 else max_groups}
         self._bound = None
@@ -178,10 +182,11 @@ class SeedThreeModel:
         else:
             units = 2.0 * (ours - theirs)
         mine, their = claims(state, self.me)
-        # A human group reached sooner is worth slightly more: a gradient toward prizes.
-        humans = sum(h[2] * (1 - 0.01 * d) for h, d in mine) - sum(h[2] * (1 - 0.01 * d) for h, d in their)
+        # A human group reached sooner is worth more: a gradient toward the prizes.
+        g = self.discount
+        humans = sum(h[2] * g ** d for h, d in mine) - sum(h[2] * g ** d for h, d in their)
         threat = max(-(ours + theirs), min(ours + theirs, danger(state, self.me)))
-        return units + humans + THREAT * threat
+        return units + humans + self.threat * threat
 
 
 @dataclass(frozen=True)
@@ -191,8 +196,14 @@ class Expecti:
     max_depth: int = 4
     action_method: int = 4
     max_groups: int = 3
+    discount: float = 0.7  # beyond the seed: weight of a claimed human group d steps away is discount**d
+    threat: float = 0.5  # beyond the seed: weight of groups within reach of an enemy 1.5x their size
 
     def __post_init__(self) -> None:
+        if not 0 < self.discount <= 1:
+            raise ValueError("discount must be in (0, 1]")
+        if self.threat < 0:
+            raise ValueError("threat must be >= 0")
         if self.max_depth < 1:
             raise ValueError("max_depth must be at least 1")
         if self.action_method not in (1, 2, 3, 4):
@@ -202,6 +213,7 @@ class Expecti:
 
     def choose(self, state: State, context: dict, budget: Budget) -> SearchResult:
         their_groups = max(1, context.get("opponent_max_groups", 1), len(state.groups(state.to_move.other)))
-        model = SeedThreeModel(state.to_move, self.action_method, self.max_groups, their_groups)
+        model = SeedThreeModel(state.to_move, self.action_method, self.max_groups, their_groups,
+                               self.discount, self.threat)
         depth = self.max_depth + (2 if not state.humans else 0)
         return search(state, model, budget, depth)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field
 
+from protocol.twilight import Move
 from search.budget import Budget, SearchResult
 
 from .alphabeta import AlphaBeta
@@ -76,7 +77,7 @@ class RandomPlayer:
             moves = []
             for x, y, n in self.rng.sample(ours, self.rng.randint(1, len(ours))):
                 dx, dy = self.rng.choice([(dx, dy) for dx in (-1, 0, 1) for dy in (-1, 0, 1) if dx or dy])
-                moves.append((x, y, self.rng.randint(1, n), x + dx, y + dy))
+                moves.append(Move(x, y, self.rng.randint(1, n), x + dx, y + dy))
             if is_legal(state, state.to_move, moves):
                 return SearchResult(tuple(moves))
         return SearchResult(self.rng.choice(state.legal_moves()))

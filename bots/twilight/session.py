@@ -16,7 +16,7 @@ from typing import Any, Callable
 
 import structlog
 
-from protocol.twilight import SERVER_FRAMES, Bye, Decoder, End, Hme, Hum, Map, Mov, Move, Nme, ProtocolError, Set, Upd, encode
+from protocol.twilight import SERVER_FRAMES, Bye, Decoder, End, Hme, Map, Mov, Move, Nme, ProtocolError, Set, Upd, encode
 from search.budget import Budget
 
 from ..players import make_player, think
@@ -91,10 +91,9 @@ async def play(bot: TwilightBot, runner: SearchRunner, on_state: Callable[[State
                 return summaries
             if isinstance(event, Bye):
                 return summaries
+            # HUM needs no handling: MAP carries the same cells with their counts.
             if isinstance(event, Set):
                 game = Game(rows=event.rows, cols=event.cols)
-            elif isinstance(event, Hum):
-                pass  # MAP carries the same cells with their counts
             elif isinstance(event, Hme):
                 game = _need(game, event)
                 game.home = (event.x, event.y)
