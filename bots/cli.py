@@ -346,10 +346,19 @@ def _normalise(argv: list[str]) -> list[str]:
     return argv
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    argv = _normalise(list(sys.argv[1:] if argv is None else argv))
+def parse_args(argv: Sequence[str]) -> argparse.Namespace:
+    """Parse a command line, including both short forms of `play` (see _normalise)."""
     parser = build_parser()
-    args = parser.parse_args(argv)
+    args, extra = parser.parse_known_args(_normalise(list(argv)))
+    if extra and args.command == "play" and not args.address and len(extra) == 2 and not extra[0].startswith("-"):
+        args.address = extra  # the course convention after options: ... --player P HOST PORT
+    elif extra:
+        parser.error(f"unrecognized arguments: {' '.join(extra)}")
+    return args
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = parse_args(sys.argv[1:] if argv is None else argv)
     if args.command != "daemon":
         logsetup.setup(args.log_format or "auto", args.log_level)
     try:

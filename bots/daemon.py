@@ -82,6 +82,7 @@ async def run(settings: Settings) -> int:
         signals += 1
         if signals > 1:
             log.warning("second signal: exiting now", signal=signal.Signals(signum).name)
+            runner.kill()  # no orphaned workers
             os._exit(1)
         log.info("signal received: stopping every bot", signal=signal.Signals(signum).name)
         for task in tasks:
@@ -91,6 +92,8 @@ async def run(settings: Settings) -> int:
         loop.add_signal_handler(sig, on_signal, sig)
     try:
         await runner.start()
+        if signals:  # stopped while the pool was warming up
+            return 0
         log.info("daemon started", bots=[b.bot.name for b in settings.bots], workers=runner.workers)
         async with asyncio.TaskGroup() as group:
             tasks += [group.create_task(keep_playing(b, runner), name=b.bot.name) for b in settings.bots]
@@ -98,5 +101,5 @@ async def run(settings: Settings) -> int:
         runner.close()
         for sig in (signal.SIGTERM, signal.SIGINT):
             loop.remove_signal_handler(sig)
-    log.info("daemon stopped")
+        log.info("daemon stopped")
     return 0

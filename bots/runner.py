@@ -87,13 +87,14 @@ class SearchRunner:
         """Kill a pool whose worker is late or dead and start a fresh one in the background."""
         if self._pool is not broken:
             return  # another session already rebuilt it
-        self._kill()
+        self.kill()
         self._pool = self._new_pool()
         task = asyncio.get_running_loop().create_task(self._warm(self._pool))
         self._background.add(task)
         task.add_done_callback(self._background.discard)
 
-    def _kill(self) -> None:
+    def kill(self) -> None:
+        """Kill every worker at once (a running search is lost)."""
         pool, self._pool = self._pool, None
         if pool is None:
             return

@@ -90,10 +90,22 @@ def _bot(table: Any, where: str) -> BotSettings:
             overhead=float(_get(table, "overhead", (int, float), where, 0.3, lambda v: v >= 0, "must be >= 0")),
             max_plies=_get(table, "max_plies", int, where, 200, lambda v: v > 0, "must be positive"),
         )
+    except SettingsError:
+        raise
     except (PlayerError, ValueError) as exc:
         raise SettingsError(f"{where}: {exc}") from None
     games = _get(table, "games", int, where, 0, lambda v: v >= 0, "must be >= 0")
     return BotSettings(game, bot, games)
+
+
+def _table(data: dict, name: str, keys: set[str], path: Path) -> dict:
+    table = data.get(name, {})
+    if not isinstance(table, dict):
+        raise SettingsError(f"{path}: [{name}] must be a table, got {table!r}")
+    unknown = sorted(set(table) - keys)
+    if unknown:
+        raise SettingsError(f"{path}: [{name}] has unknown key {unknown[0]!r} (known: {', '.join(sorted(keys))})")
+    return table
 
 
 def load(path: str | Path) -> Settings:
@@ -108,8 +120,8 @@ def load(path: str | Path) -> Settings:
     unknown = sorted(set(data) - {"runner", "log", "bot"})
     if unknown:
         raise SettingsError(f"{path}: unknown section [{unknown[0]}] (known: runner, log, bot)")
-    runner = data.get("runner", {})
-    logcfg = data.get("log", {})
+    runner = _table(data, "runner", {"workers", "grace"}, path)
+    logcfg = _table(data, "log", {"format", "level"}, path)
     bots = data.get("bot", [])
     if not isinstance(bots, list) or not bots:
         raise SettingsError(f"{path}: no [[bot]] entries")

@@ -103,14 +103,14 @@ class _Search:
         for p, child in outs:
             left -= p
             # The child's value must lie inside this window for the node to land in (alpha, beta).
-            c_alpha = max(lo, (alpha - done - left * hi) / p)
-            c_beta = min(hi, (beta - done - left * lo) / p)
-            v = self.value(child, depth, c_alpha, c_beta)
+            raw_alpha = (alpha - done - left * hi) / p
+            raw_beta = (beta - done - left * lo) / p
+            v = self.value(child, depth, max(lo, raw_alpha), min(hi, raw_beta))
             done += p * v
-            if v <= c_alpha:
-                return done + left * hi  # fail low: an upper bound
-            if v >= c_beta:
-                return done + left * lo  # fail high: a lower bound
+            if v <= raw_alpha:  # fail low; the bound is <= alpha (clamped against rounding)
+                return min(done + left * hi, alpha)
+            if v >= raw_beta:  # fail high; the bound is >= beta
+                return max(done + left * lo, beta)
         return done
 
 

@@ -11,7 +11,7 @@ from search.budget import Budget, SearchResult
 from .alphabeta import AlphaBeta
 from .expecti import Expecti
 from .rules import State, distance, is_legal
-from .tactics import Order, away, beats, toward
+from .tactics import Order, away, beats, fits, toward
 
 
 def greedy_action(state: State) -> Order:
@@ -46,7 +46,7 @@ def greedy_action(state: State) -> Order:
             continue
         trial = action + list(order)
         sources = {(m[0], m[1]) for m in trial}
-        if all((m[3], m[4]) not in sources for m in trial) and is_legal(state, me, trial):
+        if all((m[3], m[4]) not in sources for m in trial) and fits(state, trial) and is_legal(state, me, trial):
             action = trial
     if action:
         return tuple(action)

@@ -156,6 +156,10 @@ class Referee:
                         pass
                 if last:
                     break
+        except (ConnectionError, OSError) as exc:
+            log.warning("match ended: a connection broke", error=str(exc))
+        except Exception:  # a referee bug ends this match, never the server
+            log.exception("match failed")
         finally:
             for s in seats:
                 await s.close()

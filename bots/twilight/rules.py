@@ -107,7 +107,8 @@ class State(NamedTuple):
 
     # -- moves ------------------------------------------------------------------------
     def legal_moves(self) -> list[tuple[Move, ...]]:
-        """The whole-group single-step moves of the player to move.
+        """Single-step moves of each group of the player to move: all of it, or as much
+        as fits where a whole move would take a cell past 255 units.
 
         The full move space (any split of any group, in any combination) is
         combinatorial; players generate the parts of it they need and check them with
@@ -116,8 +117,10 @@ class State(NamedTuple):
         out = []
         for x, y, n in self.groups(self.to_move):
             for tx, ty in neighbours(x, y, self.cols, self.rows):
-                if n + self.cell(tx, ty)[3 + self.to_move] <= MAX_UNITS:
-                    out.append((Move(x, y, n, tx, ty),))
+                target = self.cell(tx, ty)
+                room = MAX_UNITS - target[3 + self.to_move] - target.humans
+                if room > 0:
+                    out.append((Move(x, y, min(n, room), tx, ty),))
         return out
 
     def play(self, moves: Sequence[Move], rng: random.Random | None = None) -> "State":
@@ -242,6 +245,15 @@ def is_legal(state: State, species: Species, moves: Sequence[Move]) -> bool:
 # -- resolution ---------------------------------------------------------------------------
 
 
+def stored(count: int) -> int:
+    """A cell's count as the official server stores it: one byte, so above 255 it wraps.
+
+    Verified for merges (spec section 7), inferred for conversions; validation forbids
+    the merges, and our players never convert past 255 (see tactics.fits).
+    """
+    return count & 0xFF
+
+
 def win_probability(attackers: int, defenders: int) -> float:
     """P(attacker wins) of a random battle (spec section 8.2)."""
     if attackers == defenders:
@@ -296,7 +308,7 @@ def _battles(state: State, moves: Sequence[Move]):
         if kind == me or e2 == 0:
             board[cell] = [me, e2 + e1 if kind == me else e1]
         elif kind == 0 and e1 >= HUMAN_RATIO * e2:
-            board[cell] = [me, e1 + e2]
+            board[cell] = [me, stored(e1 + e2)]
         elif kind != 0 and e1 >= MONSTER_RATIO * e2:
             board[cell] = [me, e1]
         else:
@@ -317,7 +329,7 @@ def resolve(state: State, moves: Sequence[Move], rng: random.Random) -> tuple[St
             survivors = sum(rng.random() < p for _ in range(e1))
             if kind == 0:
                 survivors += sum(rng.random() < p for _ in range(e2))
-            board[cell] = [me, survivors]
+            board[cell] = [me, stored(survivors)]
         else:
             board[cell] = [kind, sum(rng.random() < 1 - p for _ in range(e2))]
     touched = {(m[0], m[1]) for m in moves} | {(m[3], m[4]) for m in moves}
@@ -344,7 +356,7 @@ def outcomes(state: State, moves: Sequence[Move], decide=None) -> list[tuple[flo
     branches = []
     for cell, e1, kind, e2 in battles:
         p = win_probability(e1, e2)
-        won = (p, cell, me, _expected(p * (e1 + (e2 if kind == 0 else 0))))
+        won = (p, cell, me, stored(_expected(p * (e1 + (e2 if kind == 0 else 0)))))
         lost = (1 - p, cell, kind, _expected((1 - p) * e2))
         if decide is None:
             branches.append((won, lost))

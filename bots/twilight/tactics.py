@@ -91,9 +91,14 @@ def _consistent(action: Order) -> bool:
 
 
 def fits(state: State, action: Order) -> bool:
-    """No merge of ours would overflow a byte (the rest is checked by `combine`)."""
-    own = {(x, y): n for x, y, n in state.groups(state.to_move)}
+    """No cell of ours would pass 255 units, by a merge or by a conversion.
+
+    Validation rejects the merges; a conversion past 255 is legal but the official
+    server stores it in a byte, so it would wrap around (rules.stored).
+    """
+    held = {(x, y): n for x, y, n in state.groups(state.to_move)}
+    held.update({(x, y): n for x, y, n in state.humans})
     arriving: dict[tuple[int, int], int] = {}
     for m in action:
         arriving[(m[3], m[4])] = arriving.get((m[3], m[4]), 0) + m[2]
-    return all(n + own.get(c, 0) <= MAX_UNITS for c, n in arriving.items())
+    return all(n + held.get(c, 0) <= MAX_UNITS for c, n in arriving.items())

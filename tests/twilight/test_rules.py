@@ -330,7 +330,11 @@ def test_legal_moves_respect_the_merge_limit(species):
     cells = [(x, y, 0, n, 0) if species == V else (x, y, 0, 0, n) for x, y, n in pops]
     enemy = (3, 3, 0, 0, 1) if species == V else (3, 3, 0, 1, 0)
     s = board(*cells, enemy, to_move=species)
-    assert all(m[0][3:] not in {(0, 0), (1, 0)} for m in s.legal_moves())
+    moves = s.legal_moves()
+    merges = {(m[0].x_from, m[0].y_from): m[0].count for m in moves if (m[0].x_to, m[0].y_to) in {(0, 0), (1, 0)}}
+    assert merges == {(0, 0): 155, (1, 0): 55}  # only as much as fits beside the other group
+    for m in moves:
+        validate(s, species, m)
 
 
 def test_legal_moves_not_empty_for_a_big_group_low_on_the_board():

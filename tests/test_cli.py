@@ -1,0 +1,482 @@
+"""The `bots` command: run for real in subprocesses (exit codes, stderr, stdout), plus argument parsing."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import queue
+import re
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from bots import cli
+
+ROOT = Path(__file__).resolve().parents[1]
+BOTS = [sys.executable, "-m", "bots.cli"]
+
+
+def bots(*args: str, timeout: float = 60) -> subprocess.CompletedProcess:
+    return subprocess.run([*BOTS, *args], cwd=ROOT, stdin=subprocess.DEVNULL, capture_output=True, text=True,
+                          timeout=timeout)
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def one_error_line(result: subprocess.CompletedProcess) -> str:
+    assert result.returncode == 2, (result.returncode, result.stderr)
+    lines = result.stderr.splitlines()
+    assert len(lines) == 1, result.stderr
+    assert lines[0].startswith("bots: error: "), lines[0]
+    assert result.stdout == ""
+    return lines[0]
+
+
+# -- help -----------------------------------------------------------------------------------
+
+
+def test_help_lists_every_command():
+    result = bots("--help")
+    assert result.returncode == 0, result.stderr
+    for command in ("play", "serve", "arena", "bench", "daemon", "demo"):
+        assert re.search(rf"^\s+{command}\s", result.stdout, re.MULTILINE), command
+    for option in ("--log-format", "--log-level"):
+        assert option in result.stdout
+    assert "bots --game twilight --host H --port P" in result.stdout  # the docker form is documented
+
+
+def test_the_installed_script_runs():
+    script = shutil.which("bots")
+    assert script, "the bots console script is not on PATH"
+    result = subprocess.run([script, "--help"], capture_output=True, text=True, timeout=30)
+    assert result.returncode == 0 and "usage: bots" in result.stdout
+
+
+def test_arena_help_lists_its_options():
+    result = bots("arena", "--help")
+    assert result.returncode == 0, result.stderr
+    for option in ("--a", "--b", "--maps", "--games", "--move-time", "--overhead", "--max-plies", "--parallel",
+                   "--seed", "--workers", "--json", "--verbose", "--show"):
+        assert re.search(rf"(^|\s){re.escape(option)}[\s,]", result.stdout), option
+    assert "alphabeta, expecti, greedy, random" in result.stdout
+
+
+@pytest.mark.parametrize("command, options", [
+    ("play", ["--host", "--port", "--player", "--param", "--move-time", "--overhead", "--workers", "--name"]),
+    ("serve", ["--map", "--port", "--move-timeout", "--max-plies", "--seed", "--games"]),
+    ("daemon", ["--config"]),
+    ("bench", ["--maps", "--players", "--time"]),
+])
+def test_subcommand_help(command, options):
+    result = bots(command, "--help")
+    assert result.returncode == 0, result.stderr
+    for option in options:
+        assert option in result.stdout, option
+
+
+# -- bad input: exit 2, one line ---------------------------------------------------------------
+
+
+def test_serve_with_a_broken_map(tmp_path):
+    broken = tmp_path / "broken.xml"
+    broken.write_text('<Map Rows="5" Columns="10"><Humans X="2"')
+    line = one_error_line(bots("serve", "twilight", "--map", str(broken), "--port", "0", timeout=30))
+    assert str(broken) in line and "not valid XML" in line
+
+
+def test_serve_with_a_map_that_breaks_the_rules(tmp_path):
+    bad = tmp_path / "nowerewolves.xml"
+    bad.write_text('<Map Rows="5" Columns="10"><Vampires X="1" Y="1" Count="4"/></Map>')
+    line = one_error_line(bots("serve", "twilight", "--map", str(bad), "--port", "0", timeout=30))
+    assert str(bad) in line and "Werewolves" in line
+
+
+def test_serve_with_a_missing_map(tmp_path):
+    missing = tmp_path / "nowhere.xml"
+    line = one_error_line(bots("serve", "twilight", "--map", str(missing), "--port", "0", timeout=30))
+    assert str(missing) in line and "no such file" in line
+
+
+def test_daemon_with_a_broken_config(tmp_path):
+    broken = tmp_path / "broken.toml"
+    broken.write_text("[[bot]\nname = \n")
+    line = one_error_line(bots("daemon", "--config", str(broken), timeout=30))
+    assert str(broken) in line and "not valid TOML" in line
+
+
+def test_daemon_with_an_invalid_config(tmp_path):
+    bad = tmp_path / "bad.toml"
+    bad.write_text('[[bot]]\nname = "x"\ngame = "twilight"\nhost = "h"\nport = 99999\n')
+    line = one_error_line(bots("daemon", "--config", str(bad), timeout=30))
+    assert str(bad) in line and "is not a TCP port" in line
+
+
+def test_daemon_with_a_missing_config(tmp_path):
+    line = one_error_line(bots("daemon", "--config", str(tmp_path / "none.toml"), timeout=30))
+    assert "none.toml" in line and "cannot read" in line
+
+
+def test_play_with_an_unknown_player_option():
+    line = one_error_line(bots("play", "twilight", "--player", "expecti:nosuch=1", "--port", "5555", timeout=30))
+    assert "'nosuch'" in line and "expecti" in line
+
+
+def test_play_with_a_bad_player_option_value():
+    line = one_error_line(bots("play", "twilight", "--player", "expecti:max_depth=deep", "--port", "5555",
+                               timeout=30))
+    assert "max_depth" in line and "'deep'" in line
+
+
+def test_play_with_an_unknown_player():
+    line = one_error_line(bots("play", "twilight", "--player", "nosuch", "--port", "5555", timeout=30))
+    assert "unknown twilight player 'nosuch'" in line
+
+
+def test_play_with_a_move_time_below_the_overhead():
+    line = one_error_line(bots("play", "twilight", "--port", "5555", "--move-time", "0.2", "--overhead", "0.3",
+                               timeout=30))
+    assert "leaves nothing after overhead" in line
+
+
+def test_play_without_a_port():
+    line = one_error_line(bots("play", "twilight", timeout=30))
+    assert "no server port" in line
+
+
+def test_arena_with_an_unknown_map():
+    line = one_error_line(bots("arena", "twilight", "--a", "greedy", "--b", "random", "--maps", "nosuchmap",
+                               timeout=30))
+    assert "nosuchmap" in line
+
+
+def test_argparse_errors_also_exit_2():
+    result = bots("play", "chess", "--port", "1", timeout=30)
+    assert result.returncode == 2 and "invalid choice: 'chess'" in result.stderr
+
+
+# -- a failure while running: exit 1, a log line, no traceback ----------------------------------------
+
+
+def test_play_against_a_port_with_nothing_listening():
+    port = free_port()
+    result = bots("--log-format", "json", "play", "twilight", "--host", "127.0.0.1", "--port", str(port),
+                  "--player", "greedy", "--workers", "1", timeout=60)
+    assert result.returncode == 1, result.stderr
+    assert "Traceback" not in result.stderr
+    assert result.stdout == ""
+    logs = [json.loads(line) for line in result.stderr.splitlines()]
+    errors = [entry for entry in logs if entry["level"] == "error"]
+    assert len(errors) == 1
+    assert errors[0]["event"] == "cannot play on the server"
+    assert errors[0]["server"] == f"127.0.0.1:{port}"
+    assert "refused" in errors[0]["error"].lower()
+
+
+# -- parsing: the docker form and the course convention -------------------------------------------------
+
+
+@pytest.mark.parametrize("argv, expected", [
+    (["--game", "twilight", "--host", "h", "--port", "1"], ["play", "twilight", "--host", "h", "--port", "1"]),
+    (["--game=twilight", "--port", "1"], ["play", "twilight", "--port", "1"]),
+    (["--log-format", "json", "--game", "twilight", "--port", "2"],
+     ["--log-format", "json", "play", "twilight", "--port", "2"]),
+    (["play", "twilight", "h", "5"], ["play", "twilight", "h", "5"]),
+    (["serve", "twilight", "--map", "thetrap"], ["serve", "twilight", "--map", "thetrap"]),
+    (["--game"], ["--game"]),  # nothing to rewrite: argparse reports it
+    ([], []),
+])
+def test_normalise(argv, expected):
+    assert cli._normalise(list(argv)) == expected
+
+
+def parse(*argv: str) -> argparse.Namespace:
+    return cli.parse_args(list(argv))
+
+
+def test_parse_the_docker_form():
+    args = parse("--log-format", "json", "--game", "twilight", "--host", "10.0.0.7", "--port", "6000",
+                 "--player", "greedy", "--move-time", "0.5", "--overhead", "0.2")
+    assert (args.command, args.game, args.host, args.port, args.address) == ("play", "twilight", "10.0.0.7", 6000, [])
+    assert args.log_format == "json"
+    assert args.player == ("greedy", ())
+    assert (args.move_time, args.overhead) == (0.5, 0.2)
+    assert args.func is cli.cmd_play
+
+
+def test_parse_the_course_convention():
+    args = parse("play", "twilight", "10.0.0.7", "6000")
+    assert (args.host, args.port, args.address) == ("127.0.0.1", None, ["10.0.0.7", "6000"])
+    args = parse("play", "twilight", "10.0.0.7", "6000", "--player", "random", "--move-time", "0.5")
+    assert args.address == ["10.0.0.7", "6000"] and args.player == ("random", ())
+
+
+def test_parse_play_defaults():
+    args = parse("play", "twilight", "--port", "5555")
+    assert (args.host, args.port, args.name, args.player, args.param) == ("127.0.0.1", 5555, "bots", ("expecti", ()), [])
+    assert (args.move_time, args.overhead, args.workers, args.show) == (2.0, 0.3, None, False)
+
+
+def test_parse_the_course_convention_after_options():
+    args = parse("play", "twilight", "--player", "random", "--move-time", "0.5", "--overhead", "0.2",
+                 "127.0.0.1", "6000")
+    assert args.address == ["127.0.0.1", "6000"]
+
+
+def test_course_convention_after_options_reaches_the_server():
+    result = bots("--log-format", "json", "play", "twilight", "--player", "random", "--move-time", "0.5",
+                  "--overhead", "0.2", "--workers", "1", "127.0.0.1", str(free_port()), timeout=60)
+    assert result.returncode == 1, result.stderr  # nothing listens there: a run-time failure, not bad input
+    assert "cannot play on the server" in result.stderr
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("expecti", ("expecti", ())),
+    ("expecti:max_depth=5,max_groups=2", ("expecti", (("max_depth", "5"), ("max_groups", "2")))),
+    (" greedy : ", ("greedy", ())),
+    ("random:seed = 3 ,", ("random", (("seed", "3"),))),
+])
+def test_player_spec(text, expected):
+    assert cli.player_spec(text) == expected
+
+
+@pytest.mark.parametrize("text", ["expecti:max_depth", "expecti:=3"])
+def test_player_spec_rejects_what_is_not_key_value(text):
+    with pytest.raises(argparse.ArgumentTypeError):
+        cli.player_spec(text)
+
+
+def test_checked_player_keeps_typed_values_and_merges_params():
+    assert cli._checked_player("twilight", ("expecti", (("max_depth", "5"),)), ["max_groups=2"]) == \
+        ("expecti", (("max_depth", 5), ("max_groups", 2)))
+    with pytest.raises(cli.UsageFailure, match="not key=value"):
+        cli._checked_player("twilight", ("expecti", ()), ["max_groups"])
+
+
+class FakeRunner:
+    def __init__(self, workers=None, grace=0.1):
+        self.workers = workers
+
+    async def __aenter__(self):
+        return self
+
+    async def __aexit__(self, *exc):
+        return None
+
+
+@pytest.fixture
+def captured_play(monkeypatch):
+    """cmd_play with the network and the workers replaced: the TwilightBot it would play with."""
+    import bots.runner
+    import bots.twilight.session as session
+
+    seen = []
+
+    async def fake_play(bot, runner, on_state=None, log=None):
+        seen.append(bot)
+        return [{"species": "vampires", "moves": 3}]
+
+    monkeypatch.setattr(session, "play", fake_play)
+    monkeypatch.setattr(bots.runner, "SearchRunner", FakeRunner)
+    return seen
+
+
+@pytest.mark.parametrize("argv, host, port", [
+    (["play", "twilight", "--host", "10.1.1.1", "--port", "7000"], "10.1.1.1", 7000),
+    (["play", "twilight", "10.2.2.2", "7001"], "10.2.2.2", 7001),
+    (["play", "twilight", "10.2.2.2", "7001", "--host", "ignored", "--port", "1"], "10.2.2.2", 7001),
+    (["--game", "twilight", "--host", "10.3.3.3", "--port", "7002"], "10.3.3.3", 7002),
+    (["--game=twilight", "--port", "7003"], "127.0.0.1", 7003),
+])
+def test_cmd_play_connects_where_it_is_told(captured_play, capsys, argv, host, port):
+    assert parse(*argv).func(parse(*argv)) == 0
+    (bot,) = captured_play
+    assert (bot.host, bot.port, bot.player) == (host, port, "expecti")
+    assert json.loads(capsys.readouterr().out) == {"species": "vampires", "moves": 3}
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["play", "twilight", "onlyhost"], "the last two arguments"),
+    (["play", "twilight", "a", "b", "c"], "the last two arguments"),
+    (["play", "twilight", "h", "notaport"], "port 'notaport' is not a number"),
+    (["play", "twilight", "h", "70000"], "port 70000 is outside 0..65535"),
+    (["play", "twilight"], "no server port"),
+])
+def test_cmd_play_rejects_bad_addresses(captured_play, argv, message):
+    args = parse(*argv)
+    with pytest.raises(cli.UsageFailure, match=message):
+        args.func(args)
+    assert captured_play == []
+
+
+# -- a real game: our referee and two clients, all as commands ----------------------------------------
+
+
+class Lines:
+    """Reads a process's stream line by line in a thread, so a test can wait for one with a deadline."""
+
+    def __init__(self, stream) -> None:
+        self.queue: queue.Queue = queue.Queue()
+        self.all: list[str] = []
+        threading.Thread(target=self._read, args=(stream,), daemon=True).start()
+
+    def _read(self, stream) -> None:
+        for line in stream:
+            self.queue.put(line)
+        self.queue.put(None)
+
+    def until(self, predicate, timeout: float) -> str:
+        deadline = time.monotonic() + timeout
+        while (left := deadline - time.monotonic()) > 0:
+            try:
+                line = self.queue.get(timeout=left)
+            except queue.Empty:
+                break
+            if line is None:
+                break
+            self.all.append(line)
+            if predicate(line):
+                return line
+        raise AssertionError(f"line not seen within {timeout} s: {self.all}")
+
+    def rest(self, timeout: float = 5) -> list[str]:
+        deadline = time.monotonic() + timeout
+        while (left := deadline - time.monotonic()) > 0:
+            try:
+                line = self.queue.get(timeout=left)
+            except queue.Empty:
+                break
+            if line is None:
+                break
+            self.all.append(line)
+        return self.all
+
+
+# `bots ARGS` with Ctrl-C handled as in an interactive shell, even if the test runner itself was started
+# with SIGINT ignored (a background job), which the child would inherit.
+WITH_SIGINT = [sys.executable, "-c", "import signal, sys; signal.signal(signal.SIGINT, signal.default_int_handler); "
+               "from bots.cli import main; sys.exit(main(sys.argv[1:]))"]
+
+
+def start(*args: str) -> subprocess.Popen:
+    return subprocess.Popen([*WITH_SIGINT, *args], cwd=ROOT, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+
+
+def stop(*procs: subprocess.Popen) -> None:
+    for proc in procs:
+        if proc.poll() is None:
+            proc.kill()
+        proc.wait()
+
+
+def test_a_real_game_between_two_client_commands_on_our_referee():
+    server = start("--log-format", "json", "serve", "twilight", "--map", "thetrap", "--port", "0",
+                   "--move-timeout", "0.5", "--max-plies", "20", "--seed", "4")
+    server_out, server_err = Lines(server.stdout), Lines(server.stderr)
+    clients: list[subprocess.Popen] = []
+    try:
+        listening = json.loads(server_err.until(lambda l: "referee listening" in l, 30))
+        port = str(listening["port"])
+        assert int(port) > 0 and listening["map"] == "thetrap"
+        # The docker form, then (half a second later, so it plays werewolves) the course convention.
+        clients.append(start("--log-format", "json", "--game", "twilight", "--host", "127.0.0.1", "--port", port,
+                             "--player", "greedy", "--move-time", "0.5", "--overhead", "0.2", "--name", "first"))
+        time.sleep(0.5)
+        clients.append(start("--log-format", "json", "play", "twilight", "127.0.0.1", port, "--player", "random",
+                             "--move-time", "0.5", "--overhead", "0.2", "--name", "second"))
+        outputs = [c.communicate(timeout=60) for c in clients]
+        record = json.loads(server_out.until(lambda l: l.startswith("{"), 10))
+        server.send_signal(signal.SIGINT)
+        server.wait(timeout=10)
+        server_lines = server_out.rest()
+    finally:
+        stop(server, *clients)
+    for client, (out, err) in zip(clients, outputs):
+        assert client.returncode == 0, err
+        assert "Traceback" not in err
+        for line in err.splitlines():  # stderr holds JSON log lines only
+            assert isinstance(json.loads(line), dict)
+    summaries = [[json.loads(line) for line in out.splitlines()] for out, _ in outputs]
+    assert [len(s) for s in summaries] == [1, 1]  # one JSON line per game
+    (first,), (second,) = summaries
+    assert (first["species"], second["species"]) == ("vampires", "werewolves")
+    assert first["moves"] >= 1 and second["moves"] >= 1
+    # The server: one JSON line for the one game, then a clean exit on SIGINT.
+    assert server.returncode == 0
+    assert len([line for line in server_lines if line.strip()]) == 1
+    assert record["players"] == {"vampires": "first", "werewolves": "second"}
+    assert record["violations"] == []
+    assert 1 <= record["plies"] <= 20
+    assert record["reason"] in ("elimination", "max plies")
+    assert record["winner"] in ("vampires", "werewolves", None)
+    if record["winner"]:
+        assert record["winner_name"] == record["players"][record["winner"]]
+
+
+def test_serve_exits_on_sigterm():
+    server = start("--log-format", "json", "serve", "twilight", "--map", "thetrap", "--port", "0")
+    err = Lines(server.stderr)
+    try:
+        err.until(lambda l: "referee listening" in l, 30)
+        server.send_signal(signal.SIGTERM)
+        code = server.wait(timeout=10)
+    finally:
+        stop(server)
+    assert code in (0, -signal.SIGTERM)
+
+
+# -- bench and arena ---------------------------------------------------------------------------------
+
+
+def test_bench_prints_a_table():
+    result = bots("bench", "twilight", "--maps", "thetrap", "--time", "0.2", timeout=60)
+    assert result.returncode == 0, result.stderr
+    out = result.stdout
+    header = out.splitlines()[0]
+    for column in ("map", "position", "player", "depth", "nodes", "nodes/s"):
+        assert column in header
+    # Fixed-width rows: map 18, position 10, player 22, depth 6, nodes 9, time 10, nodes/s 10.
+    rows = [(line[18:28].strip(), line[28:50].strip(), int(line[50:56]), int(line[56:65]), float(line[75:85]))
+            for line in out.splitlines()[1:] if line.startswith("thetrap")]
+    assert {player for _, player, *_ in rows} == {"alphabeta", "expecti", "alphabeta (unbounded)",
+                                                  "expecti (unbounded)"}
+    # The start position, and the one after 8 greedy plies if that game is still running.
+    assert {player for position, player, *_ in rows if position == "start"} == {p for _, p, *_ in rows}
+    assert {position.split()[0] for position, *_ in rows} <= {"start", "ply"}
+    assert len(rows) in (4, 8)  # 2 players x (default, unbounded) per position
+    for position, player, depth, nodes, speed in rows:
+        assert depth >= 1 and nodes >= 1 and speed > 0, (position, player)
+    assert "mean nodes/s" in out
+    assert "alphabeta (unbounded):" in out and "expecti (unbounded):" in out
+
+
+def test_arena_prints_a_report_with_a_total_row(tmp_path):
+    records = tmp_path / "games.jsonl"
+    result = bots("--log-format", "json", "arena", "twilight", "--a", "greedy", "--b", "random", "--maps",
+                  "thetrap", "--games", "2", "--move-time", "0.3", "--workers", "1", "--json", str(records),
+                  timeout=120)
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert lines[0].startswith("A = greedy") and "B = random" in lines[0]
+    total = next(line for line in lines if line.startswith("TOTAL"))
+    match = re.match(r"TOTAL\s+(\d+)\s+(\d+)\s+(\d+)\s+(\d+)\s+[\d.]+%\s+\[.*?\]\s+(\d+)/(\d+)\s+(\d+)/(\d+)", total)
+    assert match, total
+    games, a, draws, b, illegal_a, illegal_b = (int(g) for g in match.groups()[:6])
+    assert games == 2 and a + draws + b == 2
+    assert (illegal_a, illegal_b) == (0, 0)
+    assert "0/0" in total
+    assert any(line.startswith("thetrap") for line in lines)
+    played = [json.loads(line) for line in records.read_text().splitlines()]
+    assert len(played) == 2 and all(r["violations"] == [] for r in played)
+    assert [r["players"]["vampires"] for r in played] == ["A", "B"]  # species swap between games

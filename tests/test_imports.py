@@ -1,0 +1,107 @@
+"""Import direction: protocol/ and search/ are leaves that bots/ builds on, never the reverse.
+
+Imports are read with `ast` (comments and strings never count), including imports nested
+in functions, try blocks and `if TYPE_CHECKING:`, and literal importlib/__import__ calls.
+"""
+
+import ast
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def modules_of(package: str) -> list[Path]:
+    files = sorted((ROOT / package).rglob("*.py"))
+    assert files, f"no modules found in {package}/"
+    return files
+
+
+def imported(path: Path, root: Path = ROOT) -> list[tuple[int, str]]:
+    """(line, absolute top-level-qualified module name) of every import in a file.
+
+    Relative imports are resolved against the file's package, so `from .budget import x`
+    in search/minimax.py is reported as `search.budget`.
+    """
+    tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+    package = list(path.relative_to(root).with_suffix("").parts)[:-1]  # the file's package
+    out = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            out += [(node.lineno, alias.name) for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package[:len(package) - (node.level - 1)] if node.level > 1 else package
+                if node.level - 1 > len(package):
+                    base = ["<outside the source tree>"]
+                name = ".".join(base + ([node.module] if node.module else []))
+            else:
+                name = node.module
+            out.append((node.lineno, name))
+        elif isinstance(node, ast.Call):
+            func = node.func
+            fname = func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else ""
+            if fname in ("import_module", "__import__") and node.args and isinstance(node.args[0], ast.Constant) \
+                    and isinstance(node.args[0].value, str):
+                out.append((node.lineno, node.args[0].value))
+    return out
+
+
+def top(name: str) -> str:
+    return name.split(".")[0]
+
+
+def test_the_import_reader_sees_every_kind_of_import(tmp_path):
+    # The reader itself must not miss nested or relative imports, or the tests below prove nothing.
+    source = '''
+"""import bots  -- a docstring, not an import"""
+# import protocol  -- a comment, not an import
+from .budget import Budget
+from . import minimax
+import json, os.path
+try:
+    import numpy
+except ImportError:
+    pass
+def f():
+    from bots.players import think
+    import importlib
+    importlib.import_module("protocol.twilight")
+if False:
+    from ..bots import cli
+'''
+    (tmp_path / "search").mkdir()
+    fake = tmp_path / "search" / "fake.py"
+    fake.write_text(source, encoding="utf-8")
+    names = [name for _, name in imported(fake, root=tmp_path)]
+    assert set(names) == {"search.budget", "search", "json", "os.path", "numpy", "bots.players", "importlib",
+                          "protocol.twilight", "bots"}
+    assert names.count("bots") == 1  # from ..bots import cli; the docstring does not count
+    assert "protocol" not in names  # nor does the comment
+
+
+@pytest.mark.parametrize("path", modules_of("protocol"), ids=lambda p: str(p.relative_to(ROOT)))
+def test_protocol_imports_only_the_standard_library(path):
+    bad = [(line, name) for line, name in imported(path)
+           if top(name) not in sys.stdlib_module_names and top(name) != "protocol"]
+    assert bad == [], f"{path.relative_to(ROOT)} imports outside the stdlib: {bad}"
+    assert not [(line, name) for line, name in imported(path) if top(name) in ("bots", "search")]
+
+
+@pytest.mark.parametrize("path", modules_of("search"), ids=lambda p: str(p.relative_to(ROOT)))
+def test_search_does_not_import_bots_or_protocol(path):
+    bad = [(line, name) for line, name in imported(path) if top(name) in ("bots", "protocol")]
+    assert bad == [], f"{path.relative_to(ROOT)} imports {bad}"
+
+
+def test_the_packages_import_on_their_own():
+    """protocol and search load in a fresh interpreter without pulling in bots."""
+    import subprocess
+
+    code = ("import sys, protocol.twilight, search.minimax, search.budget; "
+            "print(sorted(m for m in sys.modules if m == 'bots' or m.startswith('bots.')))")
+    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=30)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "[]"
