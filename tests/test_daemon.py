@@ -16,7 +16,6 @@ import time
 from pathlib import Path
 from types import SimpleNamespace
 
-import pytest
 
 from bots import daemon
 from bots.daemon import Backoff, keep_playing
@@ -46,14 +45,6 @@ async def start_referee(port: int = 0, games: int = 1, seed: int = 1) -> tuple[R
 def bot(name: str, port: int, player: str = "greedy", **kw) -> TwilightBot:
     return TwilightBot(name=name, host="127.0.0.1", port=port, player=player, move_time=0.5, overhead=0.2,
                        max_plies=20, **kw)
-
-
-@pytest.fixture
-async def runner():
-    r = SearchRunner(workers=1, grace=0.1)
-    await r.start()
-    yield r
-    r.close()
 
 
 # -- Backoff ----------------------------------------------------------------------------------

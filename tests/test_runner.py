@@ -4,10 +4,8 @@ import os
 import signal
 import time
 
-import pytest
 
 from bots.players import think
-from bots.runner import SearchRunner
 from bots.twilight.maps import load_map
 from bots.twilight.players import greedy_action
 from bots.twilight.rules import is_legal
@@ -30,14 +28,6 @@ def raises(budget: Budget) -> SearchResult:
 
 def quick(budget: Budget) -> SearchResult:
     return SearchResult("ok", depth=3, nodes=42)
-
-
-@pytest.fixture
-async def runner():
-    r = SearchRunner(workers=2, grace=0.1)
-    await r.start()
-    yield r
-    r.close()
 
 
 async def test_result_of_a_search_is_returned_with_its_work(runner):

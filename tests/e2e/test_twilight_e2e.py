@@ -4,7 +4,6 @@ import asyncio
 
 import pytest
 
-from bots.runner import SearchRunner
 from bots.twilight.maps import load_map
 from bots.twilight.referee import Referee, RefereeConfig
 from bots.twilight.rules import Species, apply_update, state_from_cells, validate
@@ -12,14 +11,6 @@ from bots.twilight.session import SessionClosed, TwilightBot, play
 from protocol.twilight import (
     CLIENT_FRAMES, Bye, Cell, Decoder, End, Hme, Hum, Map, Mov, Move, Nme, ProtocolError, Set, Upd, encode,
 )
-
-
-@pytest.fixture
-async def runner():
-    r = SearchRunner(workers=2, grace=0.1)
-    await r.start()
-    yield r
-    r.close()
 
 
 async def referee_for(map_name, **kw):
