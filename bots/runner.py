@@ -93,23 +93,24 @@ class SearchRunner:
         self._background.add(task)
         task.add_done_callback(self._background.discard)
 
-    def kill(self) -> None:
-        """Kill every worker at once (a running search is lost)."""
+    def _detach(self) -> list:
+        """Take the pool out of service; returns its worker processes."""
         pool, self._pool = self._pool, None
         if pool is None:
-            return
+            return []
         # Private attribute: the only way to stop a worker that ignores its deadline.
-        for proc in list((getattr(pool, "_processes", None) or {}).values()):
-            proc.kill()
+        procs = list((getattr(pool, "_processes", None) or {}).values())
         pool.shutdown(wait=False, cancel_futures=True)
+        return procs
+
+    def kill(self) -> None:
+        """Kill every worker at once (a running search is lost)."""
+        for proc in self._detach():
+            proc.kill()
 
     def close(self) -> None:
         """Stop every worker: asked politely first, killed if still running after a second."""
-        pool, self._pool = self._pool, None
-        if pool is None:
-            return
-        procs = list((getattr(pool, "_processes", None) or {}).values())
-        pool.shutdown(wait=False, cancel_futures=True)
+        procs = self._detach()
         for proc in procs:
             proc.terminate()
         for proc in procs:

@@ -23,7 +23,7 @@ from search.budget import Budget, SearchResult
 from search.minimax import search
 
 from .rules import State, Species, distance, outcomes
-from .tactics import Order, beats, combine, fits, toward
+from .tactics import Order, beats, combine, fits, threat_balance, toward
 
 WIN = 10_000.0
 
@@ -103,14 +103,7 @@ def _nearby(state: State, ours, theirs) -> float:
             if h <= n:
                 best = max(best, h / distance(x, y, hx, hy))
         score += best
-    for x, y, n in ours:
-        for ex, ey, e in theirs:
-            d = distance(x, y, ex, ey)
-            if beats(n, e):
-                score += e / d
-            elif beats(e, n):
-                score -= n / d
-    return score
+    return score + threat_balance(ours, theirs)
 
 
 @dataclass(frozen=True)

@@ -32,7 +32,7 @@ from search.budget import Budget, SearchResult
 from search.minimax import search
 
 from .rules import State, Species, distance, neighbours, outcomes
-from .tactics import Order, away, beats, combine, fits, nearest, toward
+from .tactics import Order, away, beats, combine, fits, nearest, threat_balance, toward
 
 FAR = 10_000
 PER_GROUP = 12
@@ -57,22 +57,6 @@ def claims(state: State, side: Species) -> tuple[list, list]:
         elif d_them < d_me or (d_them == d_me and not first and d_them < FAR):
             theirs.append((h, d_them))
     return mine, theirs
-
-
-def danger(state: State, side: Species) -> float:
-    """Groups within reach of an enemy 1.5x their size: theirs count for us, ours against.
-
-    Beyond the seed: its utility only counts units, so a depth-4 search happily splits
-    into pieces a bigger enemy group then hunts down over more plies than it can see.
-    """
-    score = 0.0
-    for x, y, n in state.groups(side):
-        for ex, ey, e in state.groups(side.other):
-            if beats(e, n):
-                score -= n / distance(x, y, ex, ey)
-            elif beats(n, e):
-                score += e / distance(x, y, ex, ey)
-    return score
 
 
 class SeedThreeModel:
@@ -185,7 +169,10 @@ class SeedThreeModel:
         # A human group reached sooner is worth more: a gradient toward the prizes.
         g = self.discount
         humans = sum(h[2] * g ** d for h, d in mine) - sum(h[2] * g ** d for h, d in their)
-        threat = max(-(ours + theirs), min(ours + theirs, danger(state, self.me)))
+        # Beyond the seed: its utility only counts units, so a depth-4 search splits into
+        # pieces that a bigger enemy group then hunts down over more plies than it sees.
+        balance = threat_balance(state.groups(self.me), state.groups(self.me.other))
+        threat = max(-(ours + theirs), min(ours + theirs, balance))
         return units + humans + self.threat * threat
 
 

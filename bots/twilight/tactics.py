@@ -48,6 +48,19 @@ def beats(attackers: int, defenders: int) -> bool:
     return attackers >= MONSTER_RATIO * defenders
 
 
+def threat_balance(ours: Iterable[Group], theirs: Sequence[Group]) -> float:
+    """Enemy groups ours can kill (+their size / distance) minus our groups an enemy can
+    kill (-our size / distance): who is in reach of a group 1.5x its size."""
+    score = 0.0
+    for x, y, n in ours:
+        for ex, ey, e in theirs:
+            if beats(n, e):
+                score += e / distance(x, y, ex, ey)
+            elif beats(e, n):
+                score -= n / distance(x, y, ex, ey)
+    return score
+
+
 def nearest(x: int, y: int, groups: Iterable[Group]) -> Group | None:
     return min(groups, key=lambda g: (distance(x, y, g[0], g[1]), -g[2]), default=None)
 
