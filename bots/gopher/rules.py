@@ -1,0 +1,216 @@
+"""Gopher (Mark Steere, 2021) on the gnd hexagon: the immutable state and the search position.
+
+Red's first stone goes anywhere; every later stone must touch exactly one enemy stone
+and no friendly one; the player to move with no legal placement loses (spec section 9.1).
+"""
+
+from __future__ import annotations
+
+import random
+
+from ..hexgrid import BLUE, RED, Cell, HexState, bits, grid
+
+
+class IllegalMove(ValueError):
+    """A placement the rules forbid; the message says why."""
+
+
+def legal_mask(state: HexState, player: int | None = None) -> int:
+    """The cells where `player` (default: the side to move) may place, as a bitboard."""
+    g = state.grid
+    p = state.to_move if player is None else player
+    own, opp = (state.red, state.blue) if p == RED else (state.blue, state.red)
+    empty = g.valid & ~(own | opp)
+    if not (own | opp):
+        return empty  # the first stone goes anywhere
+    near_own = once = twice = 0
+    for s in g.shifts:
+        near_own |= g.shift(own, s)
+        x = g.shift(opp, s)
+        twice |= once & x
+        once |= x
+    return empty & ~near_own & once & ~twice
+
+
+class State(HexState):
+    """A Gopher position (immutable).  Moves are cells (q, r)."""
+
+    def legal_moves(self) -> list[Cell]:
+        return self.grid.to_cells(legal_mask(self))
+
+    def is_legal(self, cell: Cell) -> bool:
+        g = self.grid
+        return cell in g.index and bool(legal_mask(self) >> g.index[cell] & 1)
+
+    def check(self, cell: Cell) -> None:
+        """Raise IllegalMove naming the reason if `cell` is not a legal placement now."""
+        if self.is_legal(cell):
+            return
+        if cell not in self.grid.index:
+            raise IllegalMove(f"{cell} is not on the board")
+        if self.at(cell):
+            raise IllegalMove(f"{cell} is occupied")
+        raise IllegalMove(f"{cell} must touch exactly one enemy stone and no friendly one")
+
+    def play(self, cell: Cell) -> State:
+        self.check(cell)
+        bit = 1 << self.grid.index[cell]
+        if self.to_move == RED:
+            return State(self.size, self.red | bit, self.blue, BLUE)
+        return State(self.size, self.red, self.blue | bit, RED)
+
+    def is_terminal(self) -> bool:
+        return not legal_mask(self)
+
+    def winner(self) -> int:
+        """0 while the game runs; else the player who placed last (the side to move lost)."""
+        return (3 - self.to_move) if self.is_terminal() else 0
+
+    def key(self) -> tuple:
+        return (self.size, self.red, self.blue, self.to_move)
+
+    def expected_moves(self) -> float:
+        """How many more moves the side to move should expect to make (for the clock)."""
+        free = self.empty.bit_count()
+        return max(2.0, free / 5.0)  # in measured games about 2/5 of the free cells get filled
+
+
+def start(size: int) -> State:
+    grid(size)  # checks the size
+    return State(size, 0, 0, RED)
+
+
+class Position:
+    """The mutable position a search plays on: make/undo, incremental legal moves, symmetric keys.
+
+    Legal sets are kept as bitboards and updated from per-cell neighbour counts: a placement
+    changes legality only at its own cell and its six neighbours (seed 004).  The key is the
+    smallest of 12 Zobrist keys, one per symmetry of the hexagon, each updated with one XOR
+    per placement, so the 12 images of a position share one table entry.
+    """
+
+    WIN_FOR_STUCK = -1  # the side to move with no legal move has lost
+
+    def __init__(self, state: HexState) -> None:
+        g = self.g = state.grid
+        self.to_move = state.to_move
+        self.stones = [0, state.red, state.blue]
+        span = g.width * (2 * g.size - 1)
+        self.count = [None, [0] * span, [0] * span]  # count[p][i]: p's stones next to cell i
+        self.keys = [0] * 12
+        self.zs = g.symmetric_zobrist
+        for p in (RED, BLUE):
+            for i in bits(self.stones[p]):
+                for n in g.neighbours[i]:
+                    self.count[p][n] += 1
+                z = self.zs[i][p - 1]
+                self.keys = [k ^ zz for k, zz in zip(self.keys, z)]
+        self.legal = [0, 0, 0]
+        self._relegal()
+        self.history: list = []
+
+    def _relegal(self) -> None:
+        for p in (RED, BLUE):
+            self.legal[p] = legal_mask(HexState(self.g.size, self.stones[RED], self.stones[BLUE], p))
+
+    def state(self) -> State:
+        return State(self.g.size, self.stones[RED], self.stones[BLUE], self.to_move)
+
+    def moves(self) -> list[int]:
+        return list(bits(self.legal[self.to_move]))
+
+    def play(self, i: int) -> None:
+        p = self.to_move
+        o = 3 - p
+        legal = self.legal
+        self.history.append((i, legal[RED], legal[BLUE], self.keys))
+        first = not (self.stones[RED] | self.stones[BLUE])
+        bit = 1 << i
+        self.stones[p] |= bit
+        z = self.zs[i][p - 1]
+        self.keys = [k ^ zz for k, zz in zip(self.keys, z)]
+        cp, co = self.count[p], self.count[o]
+        lp, lo = legal[p] & ~bit, legal[o] & ~bit
+        occupied = self.stones[RED] | self.stones[BLUE]
+        for n in self.g.neighbours[i]:
+            cp[n] += 1
+            m = 1 << n
+            lp &= ~m
+            if not occupied & m and co[n] == 0 and cp[n] == 1:
+                lo |= m
+            else:
+                lo &= ~m
+        legal[p], legal[o] = lp, lo
+        self.to_move = o
+        if first:
+            self._relegal()
+
+    def undo(self) -> None:
+        i, lr, lb, self.keys = self.history.pop()
+        o = self.to_move
+        p = 3 - o
+        self.stones[p] &= ~(1 << i)
+        cp = self.count[p]
+        for n in self.g.neighbours[i]:
+            cp[n] -= 1
+        self.legal[RED], self.legal[BLUE] = lr, lb
+        self.to_move = p
+
+    def key(self) -> int:
+        return min(self.keys) ^ (self.g.side_key if self.to_move == BLUE else 0)
+
+    def evaluate(self) -> float:
+        """Heuristic value for the side to move in (-1, 1): mobility, counting moves only we can make."""
+        mine, theirs = self.legal[self.to_move], self.legal[3 - self.to_move]
+        a = (mine & ~theirs).bit_count()
+        b = (theirs & ~mine).bit_count()
+        shared = (mine & theirs).bit_count()
+        return (a - b) / (a + b + 0.5 * shared + 1.0)
+
+    def playout(self, rng: random.Random) -> int:
+        """Play uniformly random legal moves to the end (the position is unchanged); the winner."""
+        stones = self.stones[:]
+        count = [None, self.count[RED][:], self.count[BLUE][:]]
+        legal = self.legal[:]
+        p = self.to_move
+        nbrs = self.g.neighbours
+        if not (stones[RED] | stones[BLUE]):  # never from the empty board: let search pick the opening
+            return 3 - p if not legal[p] else self._playout_slow(rng)
+        while True:
+            lp = legal[p]
+            if not lp:
+                return 3 - p
+            k = rng.randrange(lp.bit_count())
+            for _ in range(k):
+                lp &= lp - 1
+            i = (lp & -lp).bit_length() - 1
+            o = 3 - p
+            bit = 1 << i
+            stones[p] |= bit
+            occupied = stones[RED] | stones[BLUE]
+            cp, co = count[p], count[o]
+            lp, lo = legal[p] & ~bit, legal[o] & ~bit
+            for n in nbrs[i]:
+                cp[n] += 1
+                m = 1 << n
+                lp &= ~m
+                if not occupied & m and co[n] == 0 and cp[n] == 1:
+                    lo |= m
+                else:
+                    lo &= ~m
+            legal[p], legal[o] = lp, lo
+            p = o
+
+    def _playout_slow(self, rng: random.Random) -> int:
+        moves = self.moves()
+        self.play(rng.choice(moves))
+        try:
+            return self.playout(rng)
+        finally:
+            self.undo()
+
+    def move_of(self, i: int) -> Cell:
+        return self.g.cell_at[i]
+
+    def index_of(self, cell: Cell) -> int:
+        return self.g.index[cell]
