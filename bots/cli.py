@@ -153,7 +153,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
 def cmd_arena(args: argparse.Namespace) -> int:
     from .runner import SearchRunner
-    from .twilight.arena import Side, report, run_arena
+    from .matches import Side, report
+    from .twilight.arena import run_arena
     from .twilight.maps import MapError, load_map, shipped_maps
 
     maps = args.maps or sorted(shipped_maps())
@@ -207,7 +208,8 @@ def cmd_daemon(args: argparse.Namespace) -> int:
 
 def cmd_demo(args: argparse.Namespace) -> int:
     from .runner import SearchRunner
-    from .twilight.arena import Side, report, run_arena
+    from .matches import Side, report
+    from .twilight.arena import run_arena
 
     us = Side("A", *_checked_player("twilight", args.player))
     them = Side("B", *_checked_player("twilight", args.opponent))

@@ -17,6 +17,8 @@ from search.budget import Budget, SearchResult
 
 GAMES = {
     "twilight": "bots.twilight.players",
+    "gopher": "bots.gopher.players",
+    "dodo": "bots.dodo.players",
 }
 
 

@@ -175,6 +175,10 @@ class Position:
     def key(self) -> int:
         return min(self.keys) ^ (self.g.side_key if self.to_move == BLUE else 0)
 
+    def exact_key(self) -> int:
+        """A key that tells symmetric images apart (for tables that store moves)."""
+        return self.keys[0] ^ (self.g.side_key if self.to_move == BLUE else 0)
+
     def _mobility(self, p: int) -> int:
         g = self.g
         own = self.stones[p]
@@ -222,3 +226,8 @@ class Position:
 
     def index_of(self, move: Move) -> int:
         return self.g.index[tuple(move[0])] << 10 | self.g.index[tuple(move[1])]
+
+
+def book_move(state: State, previous: State | None = None) -> None:
+    """Dodo has no known winning line (spec section 10.3)."""
+    return None

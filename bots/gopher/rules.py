@@ -159,6 +159,10 @@ class Position:
     def key(self) -> int:
         return min(self.keys) ^ (self.g.side_key if self.to_move == BLUE else 0)
 
+    def exact_key(self) -> int:
+        """A key that tells symmetric images apart (for tables that store moves)."""
+        return self.keys[0] ^ (self.g.side_key if self.to_move == BLUE else 0)
+
     def evaluate(self) -> float:
         """Heuristic value for the side to move in (-1, 1): mobility, counting moves only we can make."""
         mine, theirs = self.legal[self.to_move], self.legal[3 - self.to_move]
@@ -214,3 +218,44 @@ class Position:
 
     def index_of(self, cell: Cell) -> int:
         return self.g.index[cell]
+
+
+def edwards(state: State, previous: State | None = None) -> Cell | None:
+    """Drew Edwards' winning strategy for Red on odd sizes (spec section 10.1), or None.
+
+    Red opens in the centre; after each Blue stone b, whose red neighbour is r, Red plays
+    b + (b - r).  Blue's last stone is found by comparing with `previous` (the position
+    after our last move) when given, else as the one Blue stone whose extension is open.
+    None when the strategy does not apply (even size, Blue, or a position it never reaches).
+    """
+    if state.size % 2 == 0 or state.to_move != RED:
+        return None
+    if not (state.red | state.blue):
+        return (0, 0)
+    g = state.grid
+    if previous is not None and (previous.red == state.red and previous.blue & ~state.blue == 0):
+        fresh = state.blue & ~previous.blue
+    else:
+        fresh = state.blue
+    legal = legal_mask(state)
+    options = set()
+    for i in bits(fresh):
+        b = g.cell_at[i]
+        for n in g.neighbours[i]:
+            if state.red >> n & 1:
+                r = g.cell_at[n]
+                t = (2 * b[0] - r[0], 2 * b[1] - r[1])
+                if t in g.index and legal >> g.index[t] & 1:
+                    options.add(t)
+    return options.pop() if len(options) == 1 else None
+
+
+# Red's first stone where the size is solved (spec section 10.2; checked by our solver in the tests).
+OPENINGS = {3: (0, 0), 4: (-3, -3)}
+
+
+def book_move(state: State, previous: State | None = None) -> Cell | None:
+    """A move known to win, or None: the opening table, then Edwards' strategy on odd sizes."""
+    if not (state.red | state.blue) and state.size in OPENINGS:
+        return OPENINGS[state.size]
+    return edwards(state, previous)

@@ -1,0 +1,244 @@
+"""The gnd client session: register, then start -> play ... for as many games as asked.
+
+Follows the spec's adapter checklist (shared/specs/gnd.md section 14).  aiohttp is the
+HTTP client: one keep-alive connection pool per session, and separate connect and read
+timeouts, which the long polls need (no read timeout: /start and /play block for as
+long as the opponent thinks).  Every decision is made from the state in the server's
+latest response, checked by our rules before it is sent; an HTTP 310 refusal makes us
+decide again from the same state without the refused action.  The budget of a move is
+our share of the chess clock (Clocktime over the moves we still expect to make) minus
+`overhead`, because our clock runs until our request reaches the server.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+from dataclasses import dataclass, field
+from typing import Any, Callable
+from urllib.parse import urlsplit
+
+import aiohttp
+import structlog
+
+from protocol import gnd
+from search.budget import Budget
+
+from ..backoff import Backoff
+from ..players import make_player, think
+from ..runner import SearchRunner
+from . import games
+from .players import quick_move
+
+CONNECT_TIMEOUT = 10.0
+GARBAGE_RETRIES = 5  # answers that are not the documented JSON, in a row, before giving up
+
+
+class Refused(Exception):
+    """The server refused us for good (e.g. a bad password); retrying cannot help."""
+
+
+@dataclass(frozen=True)
+class GndBot:
+    """Everything one gnd bot needs: the server, the credentials and how to play."""
+
+    game: str = "gopher"  # what we register for: "gopher" or "dodo"
+    server: str = "http://localhost:8080/"
+    group: int = 0
+    members: str = "bots"
+    password: str = field(default="", repr=False)
+    player: str | None = None  # None: the default player of the game and size
+    params: tuple = ()  # sorted (key, value) pairs
+    games: int = 1  # games to play; 0 plays forever
+    overhead: float = 0.25  # seconds kept back per move for the network and JSON handling
+    name: str = ""  # for the logs; defaults to members
+
+    def __post_init__(self) -> None:
+        if self.game not in gnd.GAME_NAMES:
+            raise ValueError(f"game {self.game!r} is not one of {', '.join(gnd.GAME_NAMES)}")
+        url = urlsplit(self.server)
+        if url.scheme not in ("http", "https") or not url.netloc:
+            raise ValueError(f"server {self.server!r} is not an http:// or https:// URL")
+        if self.player is not None:
+            make_player(self.game, self.player, dict(self.params))  # fail now on a bad option
+        if self.overhead < 0:
+            raise ValueError(f"overhead {self.overhead} is negative")
+        if self.games < 0:
+            raise ValueError(f"games {self.games} is negative")
+        if not self.name:
+            object.__setattr__(self, "name", self.members)
+
+    def url(self, endpoint: str) -> str:
+        return self.server.rstrip("/") + endpoint
+
+
+class _Client:
+    """The three endpoints, with retries: network errors, 5xx and garbage back off and resend."""
+
+    def __init__(self, bot: GndBot, http: aiohttp.ClientSession, log: Any) -> None:
+        self.bot, self.http, self.log = bot, http, log
+        self.token = ""
+
+    async def _post(self, endpoint: str, request: gnd.Request) -> tuple[int, Any, float]:
+        """(status, decoded JSON or the text body, monotonic time the answer arrived)."""
+        backoff = Backoff(first=0.5, cap=30.0)
+        garbage = 0
+        while True:
+            try:
+                async with self.http.post(self.bot.url(endpoint), json=request.to_json()) as resp:
+                    text = await resp.text()
+                    status = resp.status
+                arrived = time.monotonic()
+            except (aiohttp.ClientError, OSError, asyncio.TimeoutError) as exc:
+                delay = backoff.next()
+                self.log.warning("server unreachable; retrying", endpoint=endpoint,
+                                 error=str(exc) or type(exc).__name__, retry_in=round(delay, 2))
+                await asyncio.sleep(delay)
+                continue
+            if status >= 500:
+                delay = backoff.next()
+                self.log.warning("server error; retrying", endpoint=endpoint, status=status,
+                                 body=text[:200], retry_in=round(delay, 2))
+                await asyncio.sleep(delay)
+                continue
+            if status != 200:
+                return status, text, arrived
+            try:
+                return status, json.loads(text), arrived
+            except ValueError:
+                garbage += 1
+                if garbage >= GARBAGE_RETRIES:
+                    raise gnd.ProtocolError(f"{endpoint}: {garbage} answers in a row were not JSON: {text[:120]!r}")
+                delay = backoff.next()
+                self.log.warning("answer is not JSON; retrying", endpoint=endpoint, body=text[:200],
+                                 retry_in=round(delay, 2))
+                await asyncio.sleep(delay)
+
+    async def register(self) -> str:
+        bot = self.bot
+        request = gnd.register(bot.group, bot.members, bot.password, [bot.game])
+        t0 = time.monotonic()
+        status, body, arrived = await self._post("/register", request)
+        if status != 200:
+            raise Refused(f"/register answered {status}: {str(body)[:200]}")
+        self.token = gnd.parse_token(body)
+        self.log.info("registered", group=bot.group, members=bot.members, round_trip=round(arrived - t0, 4))
+        return self.token
+
+    async def turn(self, endpoint: str, request_of: Callable[[str], gnd.Request]) -> tuple[int, gnd.Turn | None, float]:
+        """POST /start or /play; (status, turn or None if refused, arrival time).
+
+        A 4xx other than 310 (e.g. an unknown token after a server restart) re-registers
+        and sends again; a 200 that does not parse is retried like a network error.
+        """
+        garbage = 0
+        reregistered = False
+        while True:
+            status, body, arrived = await self._post(endpoint, request_of(self.token))
+            if status == gnd.ILLEGAL_ACTION:
+                return status, None, arrived
+            if status != 200:
+                if reregistered:
+                    raise Refused(f"{endpoint} answered {status} twice, even after registering again: "
+                                  f"{str(body)[:200]}")
+                self.log.warning("request refused; registering again", endpoint=endpoint, status=status,
+                                 body=str(body)[:200])
+                await self.register()
+                reregistered = True
+                continue
+            try:
+                return status, gnd.parse_turn(body), arrived
+            except gnd.ProtocolError as exc:
+                garbage += 1
+                if garbage >= GARBAGE_RETRIES:
+                    raise
+                self.log.warning("answer is not the documented JSON; retrying", endpoint=endpoint, error=str(exc))
+                await asyncio.sleep(0.5 * garbage)
+
+
+def plan(clock: float, expected_moves: float, overhead: float) -> float:
+    """Seconds to think on this move: an even share of the clock over the moves we still
+    expect to make, never more than a third of what is left, minus the network overhead."""
+    share = min(clock / max(1.0, expected_moves), clock / 3.0)
+    return max(0.01, share - overhead)
+
+
+async def play(bot: GndBot, runner: SearchRunner, on_state: Callable[[Any], None] | None = None,
+               log: Any = None) -> list[dict]:
+    """Register and play `bot.games` games (forever if 0); a summary per finished game.
+
+    Raises Refused if the server refuses us for good, ProtocolError if it keeps sending
+    garbage.  Network errors and 5xx are retried here with backoff.
+    """
+    log = (log or structlog.get_logger("bots.gnd")).bind(bot=bot.name, game=bot.game, server=bot.server)
+    timeout = aiohttp.ClientTimeout(total=None, sock_connect=CONNECT_TIMEOUT, sock_read=None)
+    summaries: list[dict] = []
+    async with aiohttp.ClientSession(timeout=timeout) as http:
+        client = _Client(bot, http, log)
+        await client.register()
+        while not bot.games or len(summaries) < bot.games:
+            log.info("waiting for a match", games_played=len(summaries))
+            _, turn, arrived = await client.turn("/start", gnd.start)
+            summary = await _game(bot, client, runner, turn, arrived, on_state, log)
+            summaries.append(summary)
+            log.info("game over", **summary)
+    return summaries
+
+
+async def _game(bot: GndBot, client: _Client, runner: SearchRunner, turn: gnd.Turn, arrived: float,
+                on_state: Callable | None, log: Any) -> dict:
+    name = gnd.game_name(turn.game)
+    rules = games.rules(name)
+    us = turn.player
+    player = bot.player if bot.player and name == bot.game else games.default_player(name, turn.size)
+    params = bot.params if player == bot.player else ()
+    glog = log.bind(match=turn.match_token, colour="red" if us == gnd.RED else "blue", size=turn.size, player=player)
+    glog.info("match started", clock=round(turn.clocktime, 3))
+    previous = None
+    exclude: set = set()
+    moves = refused = 0
+    while not turn.finished:
+        state = rules.State.from_cells(turn.size, turn.cells(), us)
+        if on_state:
+            on_state(state)
+        legal = state.legal_moves()
+        if not legal or set(legal) <= exclude:
+            why = "no legal move" if not legal else "the server refused every legal action"
+            glog.error("cannot move; leaving this game", reason=why, refused=sorted(map(str, exclude)))
+            return _summary(turn, us, moves, refused, abandoned=why)
+        context = {"previous": previous, "exclude": frozenset(exclude)}
+        budget = Budget(plan(turn.clocktime, state.expected_moves(), bot.overhead), start=arrived)
+        fallback = quick_move(rules, state, context)
+        report = await runner.run(think, name, player, params, state, context, budget=budget, fallback=fallback)
+        move = report.move
+        if move in exclude or not state.is_legal(move):
+            glog.error("search returned an illegal move; sending the fallback", move=str(move))
+            move = fallback
+        action = gnd.encode_action(turn.game, move)
+        sent = time.monotonic()
+        glog.info("move", move=list(action), clock=round(turn.clocktime, 3), budget=round(report.budget, 3),
+                  used=round(sent - arrived, 3), depth=report.depth, nodes=report.nodes,
+                  late_by=round(max(0.0, sent - arrived - report.budget), 3), fallback=report.fallback)
+        status, reply, arrived = await client.turn("/play", lambda token: gnd.play(token, action))
+        if status == gnd.ILLEGAL_ACTION:
+            refused += 1
+            exclude.add(move)
+            glog.warning("server refused our action (310); deciding again without it", move=list(action))
+            continue
+        moves += 1
+        exclude.clear()
+        previous = state.play(move)
+        turn = reply
+    return _summary(turn, us, moves, refused)
+
+
+def _summary(turn: gnd.Turn, us: int, moves: int, refused: int, abandoned: str | None = None) -> dict:
+    out = {"match": turn.match_token, "game": gnd.game_name(turn.game), "size": turn.size,
+           "colour": "red" if us == gnd.RED else "blue", "winner": turn.winner,
+           "won": turn.finished and turn.winner == us, "moves": moves, "refused": refused,
+           "clock_left": round(turn.clocktime, 3)}
+    if abandoned:
+        out["abandoned"] = abandoned
+    return out
+
