@@ -26,7 +26,8 @@ import uvloop
 from . import log as logsetup
 from .players import PlayerError, make_player, player_table
 
-GAMES = ("twilight",)
+GAMES = ("twilight", "gopher", "dodo")
+GND = ("gopher", "dodo")
 
 
 class UsageFailure(Exception):
@@ -84,6 +85,10 @@ def _shower():
 
 
 def cmd_play(args: argparse.Namespace) -> int:
+    if args.game in GND:
+        from .gnd import commands
+
+        return commands.play(args)
     from protocol.twilight import ProtocolError
 
     from .runner import SearchRunner
@@ -122,6 +127,12 @@ def cmd_play(args: argparse.Namespace) -> int:
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
+    if args.game == "gnd":
+        from .gnd import commands
+
+        return commands.serve(args)
+    if not args.map:
+        raise UsageFailure("bots serve twilight needs --map FILE (or a shipped map name)")
     from .twilight.maps import MapError, load_map
     from .twilight.referee import Referee, RefereeConfig
 
@@ -136,7 +147,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
     async def main() -> int:
         referee = Referee(config, on_game=record, on_ply=_shower() if args.show else None)
-        port = await referee.start(args.host, args.port)
+        port = await referee.start(args.host, 5555 if args.port is None else args.port)
         structlog.get_logger("bots").info("referee listening", host=args.host, port=port, map=args.map,
                                           move_timeout=args.move_timeout, games=args.games)
         try:
@@ -152,6 +163,10 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
 
 def cmd_arena(args: argparse.Namespace) -> int:
+    if args.game in GND:
+        from .gnd import commands
+
+        return commands.arena(args)
     from .runner import SearchRunner
     from .matches import Side, report
     from .twilight.arena import run_arena
@@ -189,6 +204,10 @@ def cmd_arena(args: argparse.Namespace) -> int:
 
 
 def cmd_bench(args: argparse.Namespace) -> int:
+    if args.game in GND:
+        from .gnd import commands
+
+        return commands.bench(args)
     from .twilight.bench import bench
 
     print(bench(args.maps, args.players, args.time))
@@ -262,6 +281,14 @@ def _count(text: str) -> int:
     return value
 
 
+COMMANDS = ("play", "serve", "arena", "bench", "daemon", "demo")
+PLAY_EPILOG = """examples:
+  bots play twilight --host 127.0.0.1 --port 5555 --name towelie
+  bots play twilight --player expecti:max_depth=5 127.0.0.1 5555
+  bots play gopher --server http://localhost:8080/ --group 12 --name toto --password totovelo --games 4
+"""
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="bots", description="Plays board games against tournament servers.",
                                      formatter_class=argparse.RawDescriptionHelpFormatter,
@@ -272,26 +299,40 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     players = ", ".join(sorted(player_table("twilight")))
 
-    p = sub.add_parser("play", help="play on a server")
+    p = sub.add_parser("play", help="play on a server", epilog=PLAY_EPILOG,
+                       formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("game", choices=GAMES)
-    p.add_argument("--host", default="127.0.0.1")
-    p.add_argument("--port", type=_port, default=None)
-    p.add_argument("--name", default="bots", help="the name sent to the server")
-    p.add_argument("--player", type=player_spec, default=("expecti", ()),
-                   help=f"NAME or NAME:key=value,... ({players}; default expecti)")
+    p.add_argument("--host", default="127.0.0.1", help="twilight: the server's host")
+    p.add_argument("--port", type=_port, default=None, help="twilight: the server's port")
+    p.add_argument("--server", default=None, help="gopher/dodo: the gnd server's URL, e.g. http://localhost:8080/")
+    p.add_argument("--group", type=int, default=0, help="gopher/dodo: the group number sent to /register")
+    p.add_argument("--password", default=None, help="gopher/dodo: the group's password (or $BOTS_GND_PASSWORD)")
+    p.add_argument("--games", type=int, default=1, help="gopher/dodo: games to play, 0 = forever (1)")
+    p.add_argument("--name", default="bots", help="the name sent to the server (gnd: Members)")
+    p.add_argument("--player", type=player_spec, default=None,
+                   help="NAME or NAME:key=value,... (default: expecti; gopher/dodo: the best for the game)")
     p.add_argument("--param", action="append", default=[], metavar="KEY=VALUE", help="a player option (repeatable)")
-    p.add_argument("--move-time", type=_positive, default=2.0, help="the server's seconds per move (2)")
-    p.add_argument("--overhead", type=float, default=0.3, help="seconds kept back for the network (0.3)")
+    p.add_argument("--move-time", type=_positive, default=2.0, help="twilight: the server's seconds per move (2)")
+    p.add_argument("--overhead", type=float, default=None,
+                   help="seconds kept back per move for the network (twilight 0.3, gnd 0.25)")
     p.add_argument("--workers", type=_count, default=None, help="search processes (default: all cores)")
     p.add_argument("--show", action="store_true", help="draw the board before each of our moves")
     p.add_argument("address", nargs="*", metavar="HOST PORT", help="the course convention: server last")
     p.set_defaults(func=cmd_play)
 
-    s = sub.add_parser("serve", help="run our referee (official semantics)")
-    s.add_argument("game", choices=GAMES)
-    s.add_argument("--map", required=True, help="a map file (official XML) or a shipped map name")
+    s = sub.add_parser("serve", help="run our server (official semantics): twilight or gnd (Gopher/Dodo)")
+    s.add_argument("game", choices=("twilight", "gnd"))
+    s.add_argument("--map", default=None, help="twilight: a map file (official XML) or a shipped map name")
     s.add_argument("--host", default="127.0.0.1")
-    s.add_argument("--port", type=_port, default=5555)
+    s.add_argument("--port", type=_port, default=None, help="twilight 5555, gnd 8080; 0 picks a free port")
+    s.add_argument("--game", dest="gnd_game", choices=GND, default=None, help="gnd: the game played")
+    s.add_argument("--size", type=int, default=6, help="gnd: the hexagon's side (6)")
+    s.add_argument("--time", type=_positive, default=None, help="gnd: each player's clock (180 gopher, 360 dodo)")
+    s.add_argument("--random", action="store_true", help="gnd: pair every client with a random player")
+    s.add_argument("--rcolor", choices=("red", "blue"), default=None,
+                   help="gnd: the random player's colour (default: alternate)")
+    s.add_argument("--layout", default="gnd", help="gnd: Dodo starting layout, gnd or steere (gnd)")
+    s.add_argument("--penalty", type=float, default=0.0, help="gnd: seconds lost per illegal action (0)")
     s.add_argument("--move-timeout", type=_positive, default=2.0)
     s.add_argument("--max-plies", type=_count, default=200)
     s.add_argument("--seed", type=int, default=None, help="seed of the random battles")
@@ -299,14 +340,18 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--show", action="store_true", help="draw the board after every ply")
     s.set_defaults(func=cmd_serve)
 
-    a = sub.add_parser("arena", help="a match between two players through our referee")
+    a = sub.add_parser("arena", help="a match between two players through our server")
     a.add_argument("game", choices=GAMES)
     a.add_argument("--a", type=player_spec, required=True, metavar="PLAYER", help=f"NAME[:k=v,...] ({players})")
     a.add_argument("--b", type=player_spec, required=True, metavar="PLAYER")
-    a.add_argument("--maps", nargs="+", default=None, help="maps (default: every shipped map)")
-    a.add_argument("--games", type=_count, default=10, help="games per map, species alternating (10)")
-    a.add_argument("--move-time", type=_positive, default=0.5)
-    a.add_argument("--overhead", type=float, default=0.15)
+    a.add_argument("--maps", nargs="+", default=None, help="twilight: maps (default: every shipped map)")
+    a.add_argument("--games", type=_count, default=None, help="twilight: games per map (10); gnd: games (10)")
+    a.add_argument("--move-time", type=_positive, default=None, help="twilight: seconds per move (0.5)")
+    a.add_argument("--size", type=int, default=6, help="gnd: the hexagon's side (6)")
+    a.add_argument("--time", type=_positive, default=None,
+                   help="gnd: each player's clock per game (the tournament's / 10: gopher 18, dodo 36)")
+    a.add_argument("--layout", default="gnd", help="gnd: Dodo starting layout (gnd)")
+    a.add_argument("--overhead", type=float, default=None, help="seconds kept back per move (twilight 0.15, gnd 0.25)")
     a.add_argument("--max-plies", type=_count, default=200)
     a.add_argument("--parallel", type=_count, default=1, help="maps played at once (1)")
     a.add_argument("--seed", type=int, default=1)
@@ -316,11 +361,12 @@ def build_parser() -> argparse.ArgumentParser:
     a.add_argument("--show", action="store_true", help="draw the board after every ply")
     a.set_defaults(func=cmd_arena)
 
-    b = sub.add_parser("bench", help="search speed and depth reached per player and map")
+    b = sub.add_parser("bench", help="search speed and depth per player and position")
     b.add_argument("game", choices=GAMES)
-    b.add_argument("--maps", nargs="+", default=None)
-    b.add_argument("--players", nargs="+", default=["alphabeta", "expecti"])
-    b.add_argument("--time", type=_positive, default=2.0, help="seconds per position (2)")
+    b.add_argument("--maps", nargs="+", default=None, help="twilight: maps")
+    b.add_argument("--sizes", nargs="+", type=int, default=[4, 6], help="gnd: board sizes (4 6)")
+    b.add_argument("--players", nargs="+", default=None, help="(twilight: alphabeta expecti; gnd: alphabeta mcts)")
+    b.add_argument("--time", type=_positive, default=None, help="seconds per position (twilight 2, gnd 1)")
     b.set_defaults(func=cmd_bench)
 
     d = sub.add_parser("daemon", help="run every bot of a config file")
@@ -341,6 +387,8 @@ def build_parser() -> argparse.ArgumentParser:
 def _normalise(argv: list[str]) -> list[str]:
     """`bots --game twilight --host H --port P ...` is `bots play twilight --host H ...`."""
     for i, arg in enumerate(argv):
+        if arg in COMMANDS:
+            return argv  # a subcommand was named; its own --game (bots serve gnd --game) stays
         if arg == "--game" and i + 1 < len(argv):
             return argv[:i] + ["play", argv[i + 1]] + argv[i + 2:]
         if arg.startswith("--game="):
@@ -356,7 +404,26 @@ def parse_args(argv: Sequence[str]) -> argparse.Namespace:
         args.address = extra  # the course convention after options: ... --player P HOST PORT
     elif extra:
         parser.error(f"unrecognized arguments: {' '.join(extra)}")
+    _game_defaults(args)
     return args
+
+
+# Defaults that depend on the game (None in the parser means "the game's default").
+DEFAULTS = {
+    ("play", "twilight"): {"player": ("expecti", ()), "overhead": 0.3},
+    ("play", "gnd"): {"overhead": 0.25},
+    ("arena", "twilight"): {"overhead": 0.15, "move_time": 0.5, "games": 10},
+    ("arena", "gnd"): {"overhead": 0.25, "games": 10},
+    ("bench", "twilight"): {"players": ["alphabeta", "expecti"], "time": 2.0},
+    ("bench", "gnd"): {"players": ["alphabeta", "mcts"], "time": 1.0},
+}
+
+
+def _game_defaults(args: argparse.Namespace) -> None:
+    game = getattr(args, "game", None)
+    for key, value in DEFAULTS.get((args.command, "gnd" if game in GND else game), {}).items():
+        if getattr(args, key, None) is None:
+            setattr(args, key, value)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

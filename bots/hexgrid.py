@@ -23,6 +23,17 @@ Cell = tuple[int, int]
 DIRECTIONS: tuple[Cell, ...] = ((1, 0), (0, 1), (1, 1), (-1, 0), (0, -1), (-1, -1))
 
 
+def as_cell(value: object) -> Cell | None:
+    """(q, r) from any pair of ints (a tuple, a list from JSON...), else None."""
+    try:
+        q, r = value  # type: ignore[misc]
+    except (TypeError, ValueError):
+        return None
+    if type(q) is not int or type(r) is not int:
+        return None
+    return q, r
+
+
 def bits(x: int) -> Iterator[int]:
     """The indices of the set bits of x, lowest first."""
     while x:

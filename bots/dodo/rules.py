@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import random
 
-from ..hexgrid import BLUE, DIRECTIONS, RED, Cell, HexState, bits, grid
+from ..hexgrid import BLUE, DIRECTIONS, RED, Cell, HexState, as_cell, bits, grid
 
 FORWARD = {RED: ((1, 1), (1, 0), (0, 1)), BLUE: ((-1, -1), (-1, 0), (0, -1))}
 Move = tuple[Cell, Cell]  # (from, to)
@@ -47,10 +47,11 @@ class State(HexState):
     def check(self, move: Move) -> None:
         """Raise IllegalMove naming the reason if `move` is not legal now."""
         try:
-            (a, b) = move
-            a, b = tuple(a), tuple(b)
+            a, b = (as_cell(c) for c in move)
         except (TypeError, ValueError):
-            raise IllegalMove(f"{move!r} is not a pair of cells") from None
+            a = b = None
+        if a is None or b is None:
+            raise IllegalMove(f"{move!r} is not a pair of cells")
         g = self.grid
         for c in (a, b):
             if c not in g.index:
@@ -72,7 +73,7 @@ class State(HexState):
     def play(self, move: Move) -> State:
         self.check(move)
         g = self.grid
-        flip = (1 << g.index[tuple(move[0])]) | (1 << g.index[tuple(move[1])])
+        flip = (1 << g.index[as_cell(move[0])]) | (1 << g.index[as_cell(move[1])])
         if self.to_move == RED:
             return State(self.size, self.red ^ flip, self.blue, BLUE)
         return State(self.size, self.red, self.blue ^ flip, RED)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import random
 
-from ..hexgrid import BLUE, RED, Cell, HexState, bits, grid
+from ..hexgrid import BLUE, RED, Cell, HexState, as_cell, bits, grid
 
 
 class IllegalMove(ValueError):
@@ -40,12 +40,16 @@ class State(HexState):
 
     def is_legal(self, cell: Cell) -> bool:
         g = self.grid
+        cell = as_cell(cell)
         return cell in g.index and bool(legal_mask(self) >> g.index[cell] & 1)
 
     def check(self, cell: Cell) -> None:
         """Raise IllegalMove naming the reason if `cell` is not a legal placement now."""
         if self.is_legal(cell):
             return
+        if as_cell(cell) is None:
+            raise IllegalMove(f"{cell!r} is not a cell (q, r)")
+        cell = as_cell(cell)
         if cell not in self.grid.index:
             raise IllegalMove(f"{cell} is not on the board")
         if self.at(cell):
@@ -54,7 +58,7 @@ class State(HexState):
 
     def play(self, cell: Cell) -> State:
         self.check(cell)
-        bit = 1 << self.grid.index[cell]
+        bit = 1 << self.grid.index[as_cell(cell)]
         if self.to_move == RED:
             return State(self.size, self.red | bit, self.blue, BLUE)
         return State(self.size, self.red, self.blue | bit, RED)

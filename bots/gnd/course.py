@@ -1,0 +1,90 @@
+"""The course's callbacks backed by bots' players: a drop-in for the official `test_client.py`.
+
+    from bots.gnd.course import initialize, strategy, final_result
+    gndclient.start(server_url, group, members, password, games, initialize, strategy, final_result)
+
+The official client calls `initialize(game, state, player, hex_size, total_time)` once
+per game, `strategy(env, state, player, time_left) -> (env, action)` on every turn (again
+with the same state after an HTTP 310) and `final_result(state, score, winner)` at the end
+(shared/specs/gnd.md section 3).  States are lists of ((q, r), 0|1|2) pairs; actions are
+a cell for Gopher and a (from, to) pair of cells for Dodo.  The search runs in this
+process (the official client is synchronous).  The player is the default of the game
+and size, or the one named in $BOTS_PLAYER ("mcts" or "alphabeta:max_depth=8").
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from typing import Any
+
+import structlog
+
+from search.budget import Budget
+
+from ..players import make_player
+from .games import default_player, rules
+from .players import quick_move
+from .session import plan
+
+log = structlog.get_logger("bots.gnd.course")
+OVERHEAD = 0.25  # seconds kept back per move for the network
+
+
+@dataclass
+class Environment:
+    """What `initialize` returns and `strategy` threads through."""
+
+    game: str
+    size: int
+    us: int
+    player: Any
+    total_time: float
+    previous: Any = None  # the position after our last move
+    asked: Any = None  # the last position we were asked about and what we answered
+    refused: set = field(default_factory=set)
+
+
+def _player_from_env(game: str, size: int) -> Any:
+    spec = os.environ.get("BOTS_PLAYER", "").strip()
+    if not spec:
+        return make_player(game, default_player(game, size))
+    name, _, rest = spec.partition(":")
+    params = dict(pair.split("=", 1) for pair in rest.split(",") if "=" in pair)
+    return make_player(game, name.strip(), params)
+
+
+def initialize(game: str, state: list, player: int, hex_size: int, total_time: float) -> Environment:
+    game = str(game).lower()
+    rules(game)  # an unknown game fails here, with the known ones named
+    env = Environment(game, int(hex_size), int(player), _player_from_env(game, int(hex_size)), float(total_time))
+    log.info("game starts", game=game, size=env.size, player=env.us, clock=env.total_time,
+             bots_player=type(env.player).__name__)
+    return env
+
+
+def strategy(env: Environment, state: list, player: int, time_left: float) -> tuple[Environment, Any]:
+    game_rules = rules(env.game)
+    position = game_rules.State.from_cells(env.size, {tuple(c): v for c, v in state}, int(player))
+    if env.asked is not None and env.asked[0] == position:
+        env.refused.add(env.asked[1])  # same state again: the server refused our action (310)
+        log.warning("action refused by the server; choosing another", action=env.asked[1])
+    else:
+        env.refused = set()
+    context = {"previous": env.previous, "exclude": frozenset(env.refused)}
+    budget = Budget(plan(float(time_left), position.expected_moves(), OVERHEAD))
+    try:
+        move = env.player.choose(position, context, budget).move
+    except Exception:  # a bug in a search must not cost the game
+        log.exception("search failed; playing the quick move")
+        move = None
+    if move is None or move in env.refused or not position.is_legal(move):
+        move = quick_move(game_rules, position, context)
+    env.asked = (position, move)
+    env.previous = position.play(move)
+    return env, move
+
+
+def final_result(state: list, score: int, player: int) -> None:
+    """The official client passes the winner as the third argument (not us)."""
+    log.info("game over", winner=player, score=score)
