@@ -314,7 +314,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--param", action="append", default=[], metavar="KEY=VALUE", help="a player option (repeatable)")
     p.add_argument("--move-time", type=_positive, default=2.0, help="twilight: the server's seconds per move (2)")
     p.add_argument("--overhead", type=float, default=None,
-                   help="seconds kept back per move for the network (twilight 0.3, gnd 0.25)")
+                   help="seconds kept back per move for the network (twilight 0.3, gnd 0.1)")
     p.add_argument("--workers", type=_count, default=None, help="search processes (default: all cores)")
     p.add_argument("--show", action="store_true", help="draw the board before each of our moves")
     p.add_argument("address", nargs="*", metavar="HOST PORT", help="the course convention: server last")
@@ -351,7 +351,7 @@ def build_parser() -> argparse.ArgumentParser:
     a.add_argument("--time", type=_positive, default=None,
                    help="gnd: each player's clock per game (the tournament's / 10: gopher 18, dodo 36)")
     a.add_argument("--layout", default="gnd", help="gnd: Dodo starting layout (gnd)")
-    a.add_argument("--overhead", type=float, default=None, help="seconds kept back per move (twilight 0.15, gnd 0.25)")
+    a.add_argument("--overhead", type=float, default=None, help="seconds kept back per move (twilight 0.15, gnd 0.1)")
     a.add_argument("--max-plies", type=_count, default=200)
     a.add_argument("--parallel", type=_count, default=1, help="maps played at once (1)")
     a.add_argument("--seed", type=int, default=1)
@@ -411,9 +411,9 @@ def parse_args(argv: Sequence[str]) -> argparse.Namespace:
 # Defaults that depend on the game (None in the parser means "the game's default").
 DEFAULTS = {
     ("play", "twilight"): {"player": ("expecti", ()), "overhead": 0.3},
-    ("play", "gnd"): {"overhead": 0.25},
+    ("play", "gnd"): {"overhead": 0.1},
     ("arena", "twilight"): {"overhead": 0.15, "move_time": 0.5, "games": 10},
-    ("arena", "gnd"): {"overhead": 0.25, "games": 10},
+    ("arena", "gnd"): {"overhead": 0.1, "games": 10},
     ("bench", "twilight"): {"players": ["alphabeta", "expecti"], "time": 2.0},
     ("bench", "gnd"): {"players": ["alphabeta", "mcts"], "time": 1.0},
 }

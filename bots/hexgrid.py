@@ -175,3 +175,14 @@ class HexState(NamedTuple):
     def cells(self) -> dict[Cell, int]:
         """Every cell of the board with 0, RED or BLUE, as the server sends it."""
         return {c: self.at(c) for c in self.grid.cells}
+
+
+def expected_moves(pos, samples: int = 12) -> float:
+    """Moves the side to move of a search position should still expect to make: half the
+    mean length of `samples` random playouts (seeded, so the estimate is reproducible)."""
+    rng = random.Random(samples)
+    total = 0
+    for _ in range(samples):
+        pos.playout(rng)
+        total += pos.playout_plies
+    return max(1.0, (total / samples + 1) / 2)

@@ -26,7 +26,7 @@ def as_match_record(record: dict, label: str) -> dict:
 
 
 async def run_arena(a: Side, b: Side, game: str, size: int, games: int, clock: float, runner: SearchRunner,
-                    parallel: int = 1, layout: str = "gnd", overhead: float = 0.25,
+                    parallel: int = 1, layout: str = "gnd", overhead: float = 0.1,
                     on_game: Callable[[dict], None] | None = None, on_state: Callable | None = None) -> list[dict]:
     """Play `games` games; the records in bots.matches form, players named "A" and "B"."""
     label = f"{game} {size}"

@@ -22,7 +22,6 @@ from ..cli import UsageFailure, _checked_player, _clear_screen, _run
 from ..matches import Side, report
 from ..players import PlayerError
 from ..runner import SearchRunner
-from . import games
 from .display import render
 
 # The official server's clocks (spec section 5: server 1.0.2).
@@ -132,6 +131,9 @@ def arena(args: argparse.Namespace) -> int:
     records = _run(main())
     print(f"{label}: clock {clock:g} s per player and game")
     print(report(a, b, records, [label]))
+    for seat in ("red", "blue"):
+        mine = [r for r in records if r["players"][seat] == "A"]
+        print(f"A as {seat}: won {sum(r['winner_name'] == 'A' for r in mine)} of {len(mine)}")
     return 0
 
 

@@ -28,7 +28,7 @@ from .players import quick_move
 from .session import plan
 
 log = structlog.get_logger("bots.gnd.course")
-OVERHEAD = 0.25  # seconds kept back per move for the network
+OVERHEAD = 0.1  # seconds kept back per move for the network
 
 
 @dataclass

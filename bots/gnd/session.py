@@ -51,7 +51,7 @@ class GndBot:
     player: str | None = None  # None: the default player of the game and size
     params: tuple = ()  # sorted (key, value) pairs
     games: int = 1  # games to play; 0 plays forever
-    overhead: float = 0.25  # seconds kept back per move for the network and JSON handling
+    overhead: float = 0.1  # seconds kept back per move for the network and JSON handling
     name: str = ""  # for the logs; defaults to members
 
     def __post_init__(self) -> None:

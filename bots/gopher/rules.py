@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import random
 
-from ..hexgrid import BLUE, RED, Cell, HexState, as_cell, bits, grid
+from ..hexgrid import BLUE, RED, Cell, HexState, as_cell, bits, expected_moves, grid
 
 
 class IllegalMove(ValueError):
@@ -74,9 +74,9 @@ class State(HexState):
         return (self.size, self.red, self.blue, self.to_move)
 
     def expected_moves(self) -> float:
-        """How many more moves the side to move should expect to make (for the clock)."""
-        free = self.empty.bit_count()
-        return max(2.0, free / 5.0)  # in measured games about 2/5 of the free cells get filled
+        """How many more moves the side to move should expect to make (for the clock): half
+        the mean length of a few random playouts, which track searched games closely."""
+        return expected_moves(Position(self))
 
 
 def start(size: int) -> State:
@@ -176,18 +176,25 @@ class Position:
         return (a - b) / (a + b + 0.5 * shared + 1.0)
 
     def playout(self, rng: random.Random) -> int:
-        """Play uniformly random legal moves to the end (the position is unchanged); the winner."""
+        """Play uniformly random legal moves to the end (the position is unchanged); the winner.
+        `playout_plies` is then the length of that playout."""
         stones = self.stones[:]
         count = [None, self.count[RED][:], self.count[BLUE][:]]
         legal = self.legal[:]
         p = self.to_move
         nbrs = self.g.neighbours
         if not (stones[RED] | stones[BLUE]):  # never from the empty board: let search pick the opening
-            return 3 - p if not legal[p] else self._playout_slow(rng)
+            if not legal[p]:
+                self.playout_plies = 0
+                return 3 - p
+            return self._playout_slow(rng)
+        plies = 0
         while True:
             lp = legal[p]
             if not lp:
+                self.playout_plies = plies
                 return 3 - p
+            plies += 1
             k = rng.randrange(lp.bit_count())
             for _ in range(k):
                 lp &= lp - 1
@@ -215,6 +222,7 @@ class Position:
         try:
             return self.playout(rng)
         finally:
+            self.playout_plies += 1
             self.undo()
 
     def move_of(self, i: int) -> Cell:
