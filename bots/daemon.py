@@ -10,39 +10,50 @@ exit 0); a second signal exits at once.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import os
 import signal
 
 import structlog
 
-from protocol.twilight import ProtocolError
+from protocol import gnd, twilight
 
 from .backoff import Backoff
 from .runner import SearchRunner
 from .settings import BotSettings, Settings
+from .gnd import session as gnd_session
 from .twilight import session as twilight_session
 
 log = structlog.get_logger("bots.daemon")
+
+# Each game's session module: `play(bot, runner, log=...) -> [summary per game]`.  The Twilight
+# session plays one connection's games; the gnd session plays `bot.games` games itself
+# (retrying the network on its own) and returns only when they are done.
+SESSIONS = {"twilight": twilight_session, "gopher": gnd_session, "dodo": gnd_session}
+FATAL = (twilight.ProtocolError, gnd.ProtocolError, gnd_session.Refused)  # retrying cannot help
 
 
 async def keep_playing(entry: BotSettings, runner: SearchRunner, backoff: Backoff | None = None,
                        pause: float = 1.0) -> int:
     """Play games with one bot until it has played `entry.games` (forever if 0)."""
     bot = entry.bot
-    blog = log.bind(bot=bot.name, game=entry.game, server=f"{bot.host}:{bot.port}")
+    server = bot.server if entry.game in ("gopher", "dodo") else f"{bot.host}:{bot.port}"
+    blog = log.bind(bot=bot.name, game=entry.game, server=server)
     backoff = backoff or Backoff()
     played = 0
     while True:
         try:
-            summaries = await twilight_session.play(bot, runner, log=blog)
+            if entry.game != "twilight" and entry.games:
+                bot = dataclasses.replace(bot, games=entry.games - played)  # only the games still owed
+            summaries = await SESSIONS[entry.game].play(bot, runner, log=blog)
             played += len(summaries)
             backoff.reset()
             if entry.games and played >= entry.games:
                 blog.info("bot finished its games", games=played)
                 return played
             delay = pause
-        except ProtocolError as exc:
-            blog.error("server sent garbage; this bot stops", error=str(exc))
+        except FATAL as exc:
+            blog.error("server sent garbage or refused us; this bot stops", error=str(exc))
             return played
         except (OSError, ConnectionError) as exc:  # includes SessionClosed
             delay = backoff.next()

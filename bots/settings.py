@@ -18,6 +18,17 @@
     move_time = 2.0      # the server's limit per move
     overhead = 0.3       # kept back for the network
     games = 0            # stop after this many games; 0 plays forever
+
+    [[bot]]
+    name = "gopher12"
+    game = "gopher"      # or "dodo": the gnd server
+    server = "http://localhost:8080/"
+    group = 12
+    members = "toto"
+    password_env = "GOPHER12_PASSWORD"   # or password = "..." (never logged)
+    player = "alphabeta" # optional: the default is the best player for the game
+    overhead = 0.1
+    games = 0
 """
 
 from __future__ import annotations
@@ -27,6 +38,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import os
+
+from .gnd.session import GndBot
 from .players import PlayerError
 from .twilight.session import TwilightBot
 
@@ -38,7 +52,7 @@ class SettingsError(ValueError):
 @dataclass(frozen=True)
 class BotSettings:
     game: str
-    bot: Any  # the game's bot value, e.g. TwilightBot
+    bot: Any  # the game's bot value: TwilightBot or GndBot
     games: int = 0
 
 
@@ -66,36 +80,69 @@ def _get(table: dict, key: str, kind: type | tuple, where: str, default: Any = .
     return value
 
 
-_BOT_KEYS = {"name", "game", "host", "port", "player", "params", "move_time", "overhead", "games", "max_plies"}
+_TWILIGHT_KEYS = {"name", "game", "host", "port", "player", "params", "move_time", "overhead", "games", "max_plies"}
+_GND_KEYS = {"name", "game", "server", "group", "members", "password", "password_env", "player", "params",
+             "overhead", "games"}
+GAMES = ("twilight", "gopher", "dodo")
 
 
 def _bot(table: Any, where: str) -> BotSettings:
     if not isinstance(table, dict):
         raise SettingsError(f"{where}: expected a table")
-    unknown = sorted(set(table) - _BOT_KEYS)
-    if unknown:
-        raise SettingsError(f"{where}: unknown key {unknown[0]!r} (known: {', '.join(sorted(_BOT_KEYS))})")
     game = _get(table, "game", str, where)
-    if game != "twilight":
-        raise SettingsError(f"{where}: game {game!r} is not supported (supported: twilight)")
+    if game not in GAMES:
+        raise SettingsError(f"{where}: game {game!r} is not supported (supported: {', '.join(GAMES)})")
+    keys = _TWILIGHT_KEYS if game == "twilight" else _GND_KEYS
+    unknown = sorted(set(table) - keys)
+    if unknown:
+        raise SettingsError(f"{where}: unknown key {unknown[0]!r} for {game} (known: {', '.join(sorted(keys))})")
     params = _get(table, "params", dict, where, {})
+    games = _get(table, "games", int, where, 0, lambda v: v >= 0, "must be >= 0")
     try:
-        bot = TwilightBot(
-            name=_get(table, "name", str, where),
-            host=_get(table, "host", str, where),
-            port=_get(table, "port", int, where, check=lambda p: 1 <= p <= 65535, explain="is not a TCP port"),
-            player=_get(table, "player", str, where, "expecti"),
-            params=tuple(sorted(params.items())),
-            move_time=float(_get(table, "move_time", (int, float), where, 2.0, lambda v: v > 0, "must be positive")),
-            overhead=float(_get(table, "overhead", (int, float), where, 0.3, lambda v: v >= 0, "must be >= 0")),
-            max_plies=_get(table, "max_plies", int, where, 200, lambda v: v > 0, "must be positive"),
-        )
+        if game == "twilight":
+            bot = TwilightBot(
+                name=_get(table, "name", str, where),
+                host=_get(table, "host", str, where),
+                port=_get(table, "port", int, where, check=lambda p: 1 <= p <= 65535, explain="is not a TCP port"),
+                player=_get(table, "player", str, where, "expecti"),
+                params=tuple(sorted(params.items())),
+                move_time=float(_get(table, "move_time", (int, float), where, 2.0, lambda v: v > 0, "must be positive")),
+                overhead=float(_get(table, "overhead", (int, float), where, 0.3, lambda v: v >= 0, "must be >= 0")),
+                max_plies=_get(table, "max_plies", int, where, 200, lambda v: v > 0, "must be positive"),
+            )
+        else:
+            player = _get(table, "player", str, where, None)
+            if params and player is None:
+                raise SettingsError(f"{where}: params need a player (the default player depends on the board size)")
+            bot = GndBot(
+                game=game,
+                name=_get(table, "name", str, where),
+                server=_get(table, "server", str, where),
+                group=_get(table, "group", int, where),
+                members=_get(table, "members", str, where),
+                password=_password(table, where),
+                player=player,
+                params=tuple(sorted(params.items())),
+                overhead=float(_get(table, "overhead", (int, float), where, 0.1, lambda v: v >= 0, "must be >= 0")),
+                games=games,
+            )
     except SettingsError:
         raise
     except (PlayerError, ValueError) as exc:
         raise SettingsError(f"{where}: {exc}") from None
-    games = _get(table, "games", int, where, 0, lambda v: v >= 0, "must be >= 0")
     return BotSettings(game, bot, games)
+
+
+def _password(table: dict, where: str) -> str:
+    """From `password`, or from the environment variable named by `password_env`."""
+    if ("password" in table) == ("password_env" in table):
+        raise SettingsError(f"{where}: give exactly one of password and password_env")
+    if "password" in table:
+        return _get(table, "password", str, where)
+    var = _get(table, "password_env", str, where)
+    if var not in os.environ:
+        raise SettingsError(f"{where}: password_env names {var!r}, which is not set in the environment")
+    return os.environ[var]
 
 
 def _table(data: dict, name: str, keys: set[str], path: Path) -> dict:
