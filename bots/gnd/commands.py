@@ -16,7 +16,7 @@ import sys
 
 import structlog
 
-from protocol.gnd import ProtocolError
+from protocol.gnd import ProtocolError, decode_action, game_number
 
 from ..cli import UsageFailure, _checked_player, _clear_screen, _run
 from ..matches import Side, report
@@ -118,6 +118,8 @@ def arena(args: argparse.Namespace) -> int:
             with open(args.json, "a") as out:
                 out.write(json.dumps(record) + "\n")
         if args.verbose:
+            print(render(final_position(args.game, args.size, args.layout, record["moves"]),
+                         colour=sys.stdout.isatty()))
             print(f"{label} game {record['game_number']}: red {record['players']['red']} blue "
                   f"{record['players']['blue']} winner {record['winner_name']} ({record['reason']}, "
                   f"{record['plies']} plies, clocks {record['clock']})", flush=True)
@@ -135,6 +137,16 @@ def arena(args: argparse.Namespace) -> int:
         mine = [r for r in records if r["players"][seat] == "A"]
         print(f"A as {seat}: won {sum(r['winner_name'] == 'A' for r in mine)} of {len(mine)}")
     return 0
+
+
+def final_position(game: str, size: int, layout: str, moves: list) -> object:
+    """The last position of a game, replayed from a server record's action strings."""
+    from .server import ServerConfig
+
+    state = ServerConfig(game, size, 1.0, layout=layout).initial()
+    for action in moves:
+        state = state.play(decode_action(game_number(game), action))
+    return state
 
 
 def bench(args: argparse.Namespace) -> int:
