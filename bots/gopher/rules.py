@@ -84,6 +84,28 @@ def start(size: int) -> State:
     return State(size, 0, 0, RED)
 
 
+def _update_legal(legal: list, count: list, stones: list, neighbours: tuple, bit: int, p: int) -> None:
+    """After p's stone lands on `bit` (already in `stones`): its neighbours' counts and both legal sets.
+
+    Only the cell and its neighbours change: the cell is taken, its neighbours now touch a
+    p stone (so p may not play there) and are open to the opponent iff this is their only
+    p neighbour and they touch no opponent stone.
+    """
+    o = 3 - p
+    cp, co = count[p], count[o]
+    lp, lo = legal[p] & ~bit, legal[o] & ~bit
+    occupied = stones[RED] | stones[BLUE]
+    for n in neighbours:
+        cp[n] += 1
+        m = 1 << n
+        lp &= ~m
+        if not occupied & m and co[n] == 0 and cp[n] == 1:
+            lo |= m
+        else:
+            lo &= ~m
+    legal[p], legal[o] = lp, lo
+
+
 class Position:
     """The mutable position a search plays on: make/undo, incremental legal moves, symmetric keys.
 
@@ -133,18 +155,7 @@ class Position:
         self.stones[p] |= bit
         z = self.zs[i][p - 1]
         self.keys = [k ^ zz for k, zz in zip(self.keys, z)]
-        cp, co = self.count[p], self.count[o]
-        lp, lo = legal[p] & ~bit, legal[o] & ~bit
-        occupied = self.stones[RED] | self.stones[BLUE]
-        for n in self.g.neighbours[i]:
-            cp[n] += 1
-            m = 1 << n
-            lp &= ~m
-            if not occupied & m and co[n] == 0 and cp[n] == 1:
-                lo |= m
-            else:
-                lo &= ~m
-        legal[p], legal[o] = lp, lo
+        _update_legal(legal, self.count, self.stones, self.g.neighbours[i], bit, p)
         self.to_move = o
         if first:
             self._relegal()
@@ -198,23 +209,10 @@ class Position:
             k = rng.randrange(lp.bit_count())
             for _ in range(k):
                 lp &= lp - 1
-            i = (lp & -lp).bit_length() - 1
-            o = 3 - p
-            bit = 1 << i
+            bit = lp & -lp
             stones[p] |= bit
-            occupied = stones[RED] | stones[BLUE]
-            cp, co = count[p], count[o]
-            lp, lo = legal[p] & ~bit, legal[o] & ~bit
-            for n in nbrs[i]:
-                cp[n] += 1
-                m = 1 << n
-                lp &= ~m
-                if not occupied & m and co[n] == 0 and cp[n] == 1:
-                    lo |= m
-                else:
-                    lo &= ~m
-            legal[p], legal[o] = lp, lo
-            p = o
+            _update_legal(legal, count, stones, nbrs[bit.bit_length() - 1], bit, p)
+            p = 3 - p
 
     def _playout_slow(self, rng: random.Random) -> int:
         moves = self.moves()
