@@ -12,6 +12,7 @@ no public way to cancel a running worker, so the pool's processes are killed).
 from __future__ import annotations
 
 import asyncio
+import gc
 import multiprocessing
 import os
 import time
@@ -30,11 +31,19 @@ PRELOAD = ["search.minimax", "bots.players"]
 
 
 def _warm() -> int:
-    """Runs once per worker at pool start: imports are paid for here, not on a move."""
+    """Runs once per worker at pool start: imports are paid for here, not on a move.
+
+    The cyclic garbage collector is switched off in workers: searches keep tables of
+    hundreds of thousands of objects, and a full collection over them paused a move by
+    up to 0.1 s (measured).  Search structures hold no reference cycles, so reference
+    counting alone frees them.
+    """
     from bots.players import GAMES, player_table
 
     for game in GAMES:
         player_table(game)
+    gc.freeze()
+    gc.disable()
     return os.getpid()
 
 
