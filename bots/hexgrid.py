@@ -85,6 +85,7 @@ class Grid:
         self.zobrist: dict[int, tuple[int, int]] = {i: (rng.getrandbits(64), rng.getrandbits(64))
                                                     for i in self.index.values()}
         self.side_key = rng.getrandbits(64)
+        self.base_key = rng.getrandbits(64)  # so that keys of different sizes differ
 
     @cached_property
     def symmetric_zobrist(self) -> dict[int, tuple[tuple[int, ...], tuple[int, ...]]]:

@@ -33,6 +33,10 @@ def player_table(game: str) -> dict[str, type]:
 
 
 def _convert(kind: Any, raw: Any, where: str) -> Any:
+    if isinstance(kind, str) and "|" in kind:  # e.g. "int | None" (annotations are strings)
+        if raw is None or str(raw).lower() == "none":
+            return None
+        kind = next(k.strip() for k in kind.split("|") if k.strip() != "None")
     kind = {"int": int, "float": float, "str": str, "bool": bool}.get(kind, kind)
     if kind is bool:
         if isinstance(raw, bool):

@@ -138,7 +138,9 @@ def _password(table: dict, where: str) -> str:
     if ("password" in table) == ("password_env" in table):
         raise SettingsError(f"{where}: give exactly one of password and password_env")
     if "password" in table:
-        return _get(table, "password", str, where)
+        if not isinstance(table["password"], str):
+            raise SettingsError(f"{where}: password must be a string")  # never echo it
+        return table["password"]
     var = _get(table, "password_env", str, where)
     if var not in os.environ:
         raise SettingsError(f"{where}: password_env names {var!r}, which is not set in the environment")

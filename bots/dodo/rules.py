@@ -170,11 +170,11 @@ class Position:
         self.stones[p] ^= (1 << (m >> 10)) | (1 << (m & 1023))
 
     def key(self) -> int:
-        return min(self.keys) ^ (self.g.side_key if self.to_move == BLUE else 0)
+        return min(self.keys) ^ self.g.base_key ^ (self.g.side_key if self.to_move == BLUE else 0)
 
     def exact_key(self) -> int:
         """A key that tells symmetric images apart (for tables that store moves)."""
-        return self.keys[0] ^ (self.g.side_key if self.to_move == BLUE else 0)
+        return self.keys[0] ^ self.g.base_key ^ (self.g.side_key if self.to_move == BLUE else 0)
 
     def _mobility(self, p: int) -> int:
         g = self.g

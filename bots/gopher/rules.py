@@ -172,11 +172,11 @@ class Position:
         self.to_move = p
 
     def key(self) -> int:
-        return min(self.keys) ^ (self.g.side_key if self.to_move == BLUE else 0)
+        return min(self.keys) ^ self.g.base_key ^ (self.g.side_key if self.to_move == BLUE else 0)
 
     def exact_key(self) -> int:
         """A key that tells symmetric images apart (for tables that store moves)."""
-        return self.keys[0] ^ (self.g.side_key if self.to_move == BLUE else 0)
+        return self.keys[0] ^ self.g.base_key ^ (self.g.side_key if self.to_move == BLUE else 0)
 
     def evaluate(self) -> float:
         """Heuristic value for the side to move in (-1, 1): mobility, counting moves only we can make."""
