@@ -9,5 +9,6 @@ RUN pip install --no-cache-dir . && useradd --create-home --uid 10001 bots
 
 USER bots
 # docker run bots --game twilight --host H --port P
+# docker run bots --game gopher --server http://HOST:8080/ --group N --name NAME --password PW --games 0
 ENTRYPOINT ["bots"]
 CMD ["--help"]
