@@ -72,8 +72,10 @@ def _clear_screen() -> str:
     return "\033[H\033[2J" if sys.stdout.isatty() else ""
 
 
-def _shower():
-    from .twilight.display import render
+def _shower(render=None):
+    """A callback drawing each state it gets (`render`: the game's, default Twilight's)."""
+    if render is None:
+        from .twilight.display import render
 
     def show(state) -> None:
         print(_clear_screen() + render(state, colour=sys.stdout.isatty()), flush=True)

@@ -44,34 +44,39 @@ class _Search:
         self.deadline, self.node_cap = deadline, node_cap
         self.stats = Stats()
 
-    def node(self, depth: int, alpha: float, beta: float) -> float:
+    def node(self, depth: int, alpha: float, beta: float, root: list | None = None) -> float:
+        """Negamax value of the position.  At the root, `root` is the ordered list of moves to
+        search: no table probe or store (the list may be a restriction) and `best_move` is set."""
         st = self.stats
         st.nodes += 1
         if not st.nodes & CHECK_EVERY and (time.monotonic() > self.deadline or st.nodes > self.node_cap):
             raise _Timeout
         pos = self.pos
         key = pos.key()
-        entry = self.table.get(key)
-        first = None
-        if entry is not None:
-            d, flag, value, first = entry
-            if d >= depth and (flag == EXACT or flag == LOWER and value >= beta or flag == UPPER and value <= alpha):
-                if -WIN < value < WIN:
-                    st.horizon = True  # a heuristic value: the subtree was not seen to its end
-                return value
-        moves = pos.moves()
-        if not moves:
-            value = pos.WIN_FOR_STUCK * WIN
-            self.table[key] = (FOREVER, EXACT, value, None)
-            return value
-        if depth <= 0:
-            st.horizon = True
-            return pos.evaluate()
         history = self.history
-        moves.sort(key=lambda m: history.get(m, 0), reverse=True)
-        if first is not None and first in moves:
-            moves.remove(first)
-            moves.insert(0, first)
+        if root is None:
+            entry = self.table.get(key)
+            first = None
+            if entry is not None:
+                d, flag, value, first = entry
+                if d >= depth and (flag == EXACT or flag == LOWER and value >= beta or flag == UPPER and value <= alpha):
+                    if -WIN < value < WIN:
+                        st.horizon = True  # a heuristic value: the subtree was not seen to its end
+                    return value
+            moves = pos.moves()
+            if not moves:
+                value = pos.WIN_FOR_STUCK * WIN
+                self.table[key] = (FOREVER, EXACT, value, None)
+                return value
+            if depth <= 0:
+                st.horizon = True
+                return pos.evaluate()
+            moves.sort(key=lambda m: history.get(m, 0), reverse=True)
+            if first is not None and first in moves:
+                moves.remove(first)
+                moves.insert(0, first)
+        else:
+            moves = root
         original_alpha = alpha
         best, best_move = -2 * WIN, moves[0]
         for m in moves:
@@ -87,29 +92,20 @@ class _Search:
                     if alpha >= beta:
                         history[m] = history.get(m, 0) + depth * depth
                         break
+        if root is not None:
+            self.best_move = best_move
+            return best
         flag = UPPER if best <= original_alpha else LOWER if best >= beta else EXACT
         # +-WIN are the extreme values, so even a bound on them is exact and valid at any depth.
         self.table[key] = (FOREVER if abs(best) >= WIN else depth, flag, best, best_move)
         return best
 
     def root(self, moves: list, depth: int) -> tuple[float, object, bool]:
-        """Search every root move at `depth`; (value, best move, whether a leaf hit the horizon)."""
-        pos = self.pos
-        alpha, beta = -WIN, WIN
-        best, best_move = -2 * WIN, moves[0]
+        """Search every root move at `depth` (a proven win ends it: WIN is the window's top);
+        (value, best move, whether a leaf hit the horizon)."""
         self.stats.horizon = False
-        for m in moves:
-            pos.play(m)
-            try:
-                value = -self.node(depth - 1, -beta, -alpha)
-            finally:
-                pos.undo()
-            if value > best:
-                best, best_move = value, m
-                alpha = max(alpha, value)
-                if value >= WIN:
-                    break  # nothing beats a proven win
-        return best, best_move, self.stats.horizon
+        value = self.node(depth, -WIN, WIN, moves)
+        return value, self.best_move, self.stats.horizon
 
 
 def search(pos, budget: Budget, max_depth: int = 64, table: dict | None = None,

@@ -16,3 +16,24 @@ async def runner():
     await r.start()
     yield r
     r.close()
+
+
+@pytest.fixture
+async def serve(monkeypatch):
+    """serve(**ServerConfig fields, on_ply=None) -> (our gnd server, its base URL without a
+    trailing slash); every server is closed after the test.  Password hashing is made cheap."""
+    from bots.gnd import server as server_mod
+
+    monkeypatch.setitem(server_mod.SCRYPT, "n", 16)
+    servers = []
+
+    async def make(**kwargs):
+        on_ply = kwargs.pop("on_ply", None)
+        server = server_mod.GndServer(server_mod.ServerConfig(**kwargs), on_ply=on_ply)
+        port = await server.start()
+        servers.append(server)
+        return server, f"http://127.0.0.1:{port}"
+
+    yield make
+    for s in servers:
+        await s.close()

@@ -18,7 +18,7 @@ import structlog
 
 from protocol.gnd import ProtocolError, decode_action, game_number
 
-from ..cli import UsageFailure, _checked_player, _clear_screen, _run
+from ..cli import UsageFailure, _checked_player, _run, _shower
 from ..matches import Side, report
 from ..players import PlayerError
 from ..runner import SearchRunner
@@ -30,10 +30,7 @@ PASSWORD_ENV = "BOTS_GND_PASSWORD"
 
 
 def shower():
-    def show(state) -> None:
-        print(_clear_screen() + render(state, colour=sys.stdout.isatty()), flush=True)
-
-    return show
+    return _shower(render)
 
 
 def play(args: argparse.Namespace) -> int:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import random
 import time
+from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 from types import ModuleType
 from typing import Any, ClassVar
@@ -56,7 +57,7 @@ def quick_move(rules: ModuleType, state: Any, context: Any = None) -> Any:
 
 
 @dataclass
-class _Searcher:
+class _Searcher(ABC):
     """Shared steps of the search players; subclasses implement `_search`."""
 
     solve_share: float = 0.3  # the share of the budget the exact solver may use first
@@ -88,8 +89,9 @@ class _Searcher:
         result = self._search(pos, budget, root)
         return SearchResult(pos.move_of(result.move), result.value, result.depth, result.nodes, result.elapsed)
 
+    @abstractmethod
     def _search(self, pos: Any, budget: Budget, root_moves: list | None) -> SearchResult:
-        raise NotImplementedError
+        """The player's own search over the search position, within `budget`."""
 
 
 @dataclass

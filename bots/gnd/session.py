@@ -80,8 +80,13 @@ class _Client:
         self.bot, self.http, self.log = bot, http, log
         self.token = ""
 
-    async def _post(self, endpoint: str, request: gnd.Request) -> tuple[int, Any, float]:
-        """(status, decoded JSON or the text body, monotonic time the answer arrived)."""
+    async def _post(self, endpoint: str, request: gnd.Request, parse: Callable[[Any], Any]) -> tuple[int, Any, float]:
+        """(status, the parsed 200 answer or the text of any other, monotonic arrival time).
+
+        Network errors, 5xx and 200 answers that `parse` rejects (not JSON, or not the
+        documented shape) back off and send again; GARBAGE_RETRIES bad answers in a row
+        raise ProtocolError.
+        """
         backoff = Backoff(first=0.5, cap=30.0)
         garbage = 0
         while True:
@@ -91,70 +96,56 @@ class _Client:
                     status = resp.status
                 arrived = time.monotonic()
             except (aiohttp.ClientError, OSError, asyncio.TimeoutError) as exc:
-                delay = backoff.next()
-                self.log.warning("server unreachable; retrying", endpoint=endpoint,
-                                 error=str(exc) or type(exc).__name__, retry_in=round(delay, 2))
-                await asyncio.sleep(delay)
-                continue
-            if status >= 500:
-                delay = backoff.next()
-                self.log.warning("server error; retrying", endpoint=endpoint, status=status,
-                                 body=text[:200], retry_in=round(delay, 2))
-                await asyncio.sleep(delay)
-                continue
-            if status != 200:
-                return status, text, arrived
-            try:
-                return status, json.loads(text), arrived
-            except ValueError:
-                garbage += 1
-                if garbage >= GARBAGE_RETRIES:
-                    raise gnd.ProtocolError(f"{endpoint}: {garbage} answers in a row were not JSON: {text[:120]!r}")
-                delay = backoff.next()
-                self.log.warning("answer is not JSON; retrying", endpoint=endpoint, body=text[:200],
-                                 retry_in=round(delay, 2))
-                await asyncio.sleep(delay)
+                problem = {"error": str(exc) or type(exc).__name__}
+            else:
+                if status != 200 and status < 500:
+                    return status, text, arrived
+                if status == 200:
+                    try:
+                        return status, parse(json.loads(text)), arrived
+                    except ValueError as exc:  # JSONDecodeError and gnd.ProtocolError alike
+                        garbage += 1
+                        if garbage >= GARBAGE_RETRIES:
+                            raise gnd.ProtocolError(f"{endpoint}: {garbage} answers in a row were not the "
+                                                    f"documented JSON ({exc}): {text[:120]!r}") from None
+                        problem = {"error": f"not the documented JSON: {exc}", "body": text[:200]}
+                else:
+                    problem = {"status": status, "body": text[:200]}
+            delay = backoff.next()
+            self.log.warning("bad answer or no answer; retrying", endpoint=endpoint, retry_in=round(delay, 2),
+                             **problem)
+            await asyncio.sleep(delay)
 
     async def register(self) -> str:
         bot = self.bot
         request = gnd.register(bot.group, bot.members, bot.password, [bot.game])
         t0 = time.monotonic()
-        status, body, arrived = await self._post("/register", request)
+        status, body, arrived = await self._post("/register", request, gnd.parse_token)
         if status != 200:
             raise Refused(f"/register answered {status}: {str(body)[:200]}")
-        self.token = gnd.parse_token(body)
+        self.token = body
         self.log.info("registered", group=bot.group, members=bot.members, round_trip=round(arrived - t0, 4))
         return self.token
 
     async def turn(self, endpoint: str, request_of: Callable[[str], gnd.Request]) -> tuple[int, gnd.Turn | None, float]:
         """POST /start or /play; (status, turn or None if refused, arrival time).
 
-        A 4xx other than 310 (e.g. an unknown token after a server restart) re-registers
-        and sends again; a 200 that does not parse is retried like a network error.
+        A 4xx other than 310 (e.g. an unknown token after a server restart) registers again
+        and sends again, once.
         """
-        garbage = 0
         reregistered = False
         while True:
-            status, body, arrived = await self._post(endpoint, request_of(self.token))
+            status, body, arrived = await self._post(endpoint, request_of(self.token), gnd.parse_turn)
             if status == gnd.ILLEGAL_ACTION:
                 return status, None, arrived
-            if status != 200:
-                if reregistered:
-                    raise Refused(f"{endpoint} answered {status} twice, even after registering again: "
-                                  f"{str(body)[:200]}")
-                self.log.warning("request refused; registering again", endpoint=endpoint, status=status,
-                                 body=str(body)[:200])
-                await self.register()
-                reregistered = True
-                continue
-            try:
-                return status, gnd.parse_turn(body), arrived
-            except gnd.ProtocolError as exc:
-                garbage += 1
-                if garbage >= GARBAGE_RETRIES:
-                    raise
-                self.log.warning("answer is not the documented JSON; retrying", endpoint=endpoint, error=str(exc))
-                await asyncio.sleep(0.5 * garbage)
+            if status == 200:
+                return status, body, arrived
+            if reregistered:
+                raise Refused(f"{endpoint} answered {status} twice, even after registering again: {str(body)[:200]}")
+            self.log.warning("request refused; registering again", endpoint=endpoint, status=status,
+                             body=str(body)[:200])
+            await self.register()
+            reregistered = True
 
 
 def plan(clock: float, expected_moves: float, overhead: float) -> float:

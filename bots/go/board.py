@@ -175,31 +175,53 @@ def _strings(size: int, board: bytes) -> _Strings:
     return _Strings(tuple(of), tuple(colours), tuple(stones), tuple(libs), tuple(hashes), total)
 
 
-@lru_cache(maxsize=1024)
-def _area(size: int, board: bytes) -> tuple[int, int]:
-    """(black, white) area: stones plus empty regions that touch only that colour."""
-    nbrs = geometry(size).neighbours
+def area_of(board, nbrs) -> tuple[int, int]:
+    """(black, white) area of `board` (bytes or a list of colours): stones plus empty regions
+    that touch only that colour.  One-point regions, the common case at the end of a
+    playout, are counted without a flood fill."""
     area = [0, 0, 0]
-    done = bytearray(len(board))
+    done = None
     for p, k in enumerate(board):
         if k:
             area[k] += 1
-        elif not done[p]:
-            done[p] = 1
-            todo, region, seen = [p], 0, 0
-            while todo:
-                x = todo.pop()
-                region += 1
-                for y in nbrs[x]:
-                    ky = board[y]
-                    if ky:
-                        seen |= ky
-                    elif not done[y]:
-                        done[y] = 1
-                        todo.append(y)
-            if seen in (BLACK, WHITE):
-                area[seen] += region
+            continue
+        seen = 0
+        lone = True
+        for y in nbrs[p]:
+            ky = board[y]
+            if ky:
+                seen |= ky
+            else:
+                lone = False
+                break
+        if lone:
+            if seen == BLACK or seen == WHITE:
+                area[seen] += 1
+            continue
+        if done is None:
+            done = bytearray(len(board))
+        if done[p]:
+            continue
+        done[p] = 1
+        todo, region, seen = [p], 0, 0
+        while todo:
+            x = todo.pop()
+            region += 1
+            for y in nbrs[x]:
+                ky = board[y]
+                if ky:
+                    seen |= ky
+                elif not done[y]:
+                    done[y] = 1
+                    todo.append(y)
+        if seen == BLACK or seen == WHITE:
+            area[seen] += region
     return area[BLACK], area[WHITE]
+
+
+@lru_cache(maxsize=1024)
+def _area(size: int, board: bytes) -> tuple[int, int]:
+    return area_of(board, geometry(size).neighbours)
 
 
 def _check_size_and_rule(size: int, superko: str) -> None:
@@ -899,46 +921,7 @@ class Board:
     # -- scoring and keys -----------------------------------------------------------------------
     def area(self) -> tuple[int, int]:
         """(black, white) area of the board as it stands."""
-        col, nbrs = self.colour, self.nbrs
-        area = [0, 0, 0]
-        done = None
-        for p in range(self.n):
-            k = col[p]
-            if k:
-                area[k] += 1
-                continue
-            seen = 0
-            lone = True
-            for y in nbrs[p]:
-                ky = col[y]
-                if ky:
-                    seen |= ky
-                else:
-                    lone = False
-                    break
-            if lone:  # a one-point region: the common case at the end of a playout
-                if seen == BLACK or seen == WHITE:
-                    area[seen] += 1
-                continue
-            if done is None:
-                done = bytearray(self.n)
-            if done[p]:
-                continue
-            done[p] = 1
-            todo, region, seen = [p], 0, 0
-            while todo:
-                x = todo.pop()
-                region += 1
-                for y in nbrs[x]:
-                    ky = col[y]
-                    if ky:
-                        seen |= ky
-                    elif not done[y]:
-                        done[y] = 1
-                        todo.append(y)
-            if seen == BLACK or seen == WHITE:
-                area[seen] += region
-        return area[BLACK], area[WHITE]
+        return area_of(self.colour, self.nbrs)
 
     def score(self) -> float:
         b, w = self.area()

@@ -15,35 +15,12 @@ from aiohttp import web
 
 from bots import log as logsetup
 from bots.dodo import rules as dodo_rules
-from bots.gnd import server as server_mod
 from bots.gnd import session as session_mod
-from bots.gnd.server import GndServer, ServerConfig
 from bots.gnd.session import GndBot, Refused, play
 from bots.gopher import rules as gopher_rules
 from protocol import gnd
 
 PASSWORD = "hunter2-Zq9"
-
-
-@pytest.fixture(autouse=True)
-def _cheap_hash(monkeypatch):
-    monkeypatch.setitem(server_mod.SCRYPT, "n", 16)
-
-
-@pytest.fixture
-async def serve():
-    """serve(**ServerConfig kwargs) -> (server, url); closed after the test."""
-    servers = []
-
-    async def make(**kwargs):
-        server = GndServer(ServerConfig(**kwargs))
-        port = await server.start()
-        servers.append(server)
-        return server, f"http://127.0.0.1:{port}/"
-
-    yield make
-    for s in servers:
-        await s.close()
 
 
 def rules_of(game: str):
@@ -136,11 +113,11 @@ async def test_opponent_that_never_plays_loses_on_time_as_red(serve, runner):
     server, url = await serve(game="gopher", size=4, time=0.3)
     async with aiohttp.ClientSession(timeout=aiohttp.ClientTimeout(total=10)) as http:
         body = gnd.register(99, "sleeper", "zz", ["gopher"]).to_json()
-        async with http.post(url + "register", json=body) as resp:
+        async with http.post(url + "/register", json=body) as resp:
             token = gnd.parse_token(await resp.json())
 
         async def sleeper_start() -> dict:
-            async with http.post(url + "start", json=gnd.start(token).to_json()) as resp:
+            async with http.post(url + "/start", json=gnd.start(token).to_json()) as resp:
                 return await resp.json()
 
         start = asyncio.ensure_future(sleeper_start())  # queued first: Red
@@ -164,9 +141,9 @@ async def test_opponent_that_never_plays_loses_on_time_as_blue(serve, runner):
         await asyncio.sleep(0.005)
     async with aiohttp.ClientSession(timeout=aiohttp.ClientTimeout(total=10)) as http:
         body = gnd.register(99, "sleeper", "zz", ["gopher"]).to_json()
-        async with http.post(url + "register", json=body) as resp:
+        async with http.post(url + "/register", json=body) as resp:
             token = gnd.parse_token(await resp.json())
-        async with http.post(url + "start", json=gnd.start(token).to_json()) as resp:  # after our first move
+        async with http.post(url + "/start", json=gnd.start(token).to_json()) as resp:  # after our first move
             first = await resp.json()
         assert first["Player"] == 2 and not first.get("Finished")
         (summary,) = await asyncio.wait_for(ours, 10)

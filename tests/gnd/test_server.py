@@ -15,33 +15,9 @@ import pytest
 from structlog.testing import capture_logs
 
 from bots.dodo import rules as dodo_rules
-from bots.gnd import server as server_mod
-from bots.gnd.server import GndServer, ServerConfig
 from bots.gopher import rules as gopher_rules
 from protocol import gnd
 from protocol.gnd import decode_action, encode_action, parse_turn
-
-
-@pytest.fixture(autouse=True)
-def _cheap_hash(monkeypatch):
-    monkeypatch.setitem(server_mod.SCRYPT, "n", 16)
-
-
-@pytest.fixture
-async def serve():
-    """serve(config or kwargs) -> (server, base url); every server is closed after the test."""
-    servers = []
-
-    async def make(**kwargs):
-        on_ply = kwargs.pop("on_ply", None)
-        server = GndServer(ServerConfig(**kwargs), on_ply=on_ply)
-        port = await server.start()
-        servers.append(server)
-        return server, f"http://127.0.0.1:{port}"
-
-    yield make
-    for s in servers:
-        await s.close()
 
 
 @pytest.fixture
