@@ -19,6 +19,7 @@ GAMES = {
     "twilight": "bots.twilight.players",
     "gopher": "bots.gopher.players",
     "dodo": "bots.dodo.players",
+    "go": "bots.go.players",
 }
 
 

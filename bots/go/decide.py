@@ -1,0 +1,62 @@
+"""How every Go session picks our move: a budget from the clock, the search in a worker,
+then our rules check, so an illegal move never leaves the process.
+
+Used by the GTP engine, the CGOS session and the arena; the course drop-in, which has no
+event loop, calls the player directly.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from search.budget import Budget
+
+from ..players import think
+from ..runner import MoveReport, SearchRunner
+from .board import State, point_name
+from .players import random_move
+
+OVERHEAD = 0.1  # seconds kept back per move for the wire and the event loop
+MIN_SECONDS = 0.05
+DEFAULT_SECONDS = 2.0  # per move when the session knows no clock
+
+
+def move_seconds(state: State, time_left: float | None = None, per_move: float | None = None,
+                 overhead: float = OVERHEAD) -> float:
+    """Seconds to think about this move.
+
+    `per_move` (a fixed time per move) wins; else `time_left` (our whole remaining clock) is
+    spread over the moves we still expect to make: half the empty points plus a few, so the
+    share grows as the board fills; never more than a quarter of what is left.  With
+    neither, DEFAULT_SECONDS.  The overhead is taken off; the result is at least MIN_SECONDS.
+    """
+    if per_move is not None:
+        seconds = per_move
+    elif time_left is not None:
+        empties = state.board.count(0)
+        seconds = min(time_left / (empties / 2 + 6), time_left / 4)
+    else:
+        seconds = DEFAULT_SECONDS
+    return max(MIN_SECONDS, seconds - overhead)
+
+
+async def decide(runner: SearchRunner, player: str, params: tuple, state: State, budget: Budget,
+                 context: dict | None = None, log: Any = None) -> tuple[int, MoveReport]:
+    """Our move for `state` (a point or PASS), always legal, and what the search did.
+
+    A random legal non-eye move is computed first as the fallback (sent if the worker is late,
+    dies or raises), and a move the search returns is checked against our rules.
+    """
+    fallback = random_move(state, random.Random(state.key()))
+    report = await runner.run(think, "go", player, params, state, context, budget=budget, fallback=fallback)
+    move = report.move
+    if not state.is_legal(move):
+        if log is not None:
+            log.error("search returned an illegal move; sending the fallback", move=repr(move))
+        move = fallback
+    if log is not None:
+        log.info("move", move=point_name(move, state.size),
+                 budget=round(report.budget, 3), used=round(report.used, 3), depth=report.depth,
+                 nodes=report.nodes, late_by=round(report.late_by, 3), fallback=report.fallback)
+    return move, report
