@@ -31,17 +31,22 @@ PRELOAD = ["search.minimax", "bots.players"]
 
 
 def _warm() -> int:
-    """Runs once per worker at pool start: imports are paid for here, not on a move.
+    """Runs once per worker at pool start: imports (and a game's `warm()`, if its players
+    module has one) are paid for here, not on a move.
 
     The cyclic garbage collector is switched off in workers: searches keep tables of
     hundreds of thousands of objects, and a full collection over them paused a move by
     up to 0.1 s (measured).  Search structures hold no reference cycles, so reference
     counting alone frees them.
     """
-    from bots.players import GAMES, player_table
+    import importlib
 
-    for game in GAMES:
-        player_table(game)
+    from bots.players import GAMES
+
+    for module in GAMES.values():
+        warm = getattr(importlib.import_module(module), "warm", None)
+        if warm is not None:
+            warm()  # e.g. Go's numba kernels: compiled or loaded here, not on a move's clock
     gc.freeze()
     gc.disable()
     return os.getpid()
@@ -58,6 +63,7 @@ class MoveReport:
     nodes: int
     late_by: float
     fallback: str | None = None  # why the fallback move was used, if it was
+    votes: tuple = ()  # the search's root votes (SearchResult.votes)
 
 
 class SearchRunner:
@@ -152,7 +158,8 @@ class SearchRunner:
         used = time.monotonic() - budget.start
         late_by = max(0.0, used - budget.seconds)
         if reason is None:
-            return MoveReport(result.move, budget.seconds, used, result.depth, result.nodes, late_by)
+            return MoveReport(result.move, budget.seconds, used, result.depth, result.nodes, late_by,
+                              votes=result.votes)
         log.error("search failed, sending the fallback move", reason=reason)
         if rebuild:
             self._rebuild(pool)

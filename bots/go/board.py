@@ -240,7 +240,8 @@ class State(NamedTuple):
     move may not take back at once (PASS if none).  `captures`: stones captured so far by
     (Black, White).  `ko_history`: hashes of every position of the game so far, this one
     included (see the module docstring).  `pass_offset`: pass keys folded into those hashes
-    under superko="goban" (always 0 under "positional").
+    under superko="goban" (always 0 under "positional").  `last`: the last move played (a
+    point or PASS; None when unknown), which searches use to answer it.
 
     Build states with `empty`, `setup`, `from_diagram` or `from_moves`; a State made
     directly from fields works too, with whatever history it is given.
@@ -256,6 +257,7 @@ class State(NamedTuple):
     ko_history: frozenset = frozenset()
     pass_offset: int = 0
     superko: str = "positional"
+    last: int | None = None  # the last move (a point or PASS); None at the start or unknown
 
     # -- views ------------------------------------------------------------------------------
     def at(self, point: int) -> int:
@@ -368,7 +370,7 @@ class State(NamedTuple):
             if self.superko == "goban":
                 offset ^= geometry(self.size).pass_keys[c]
             h = _strings(self.size, self.board).hash ^ offset
-            return self._replace(to_move=o, passes=self.passes + 1, ko=PASS,
+            return self._replace(to_move=o, passes=self.passes + 1, ko=PASS, last=PASS,
                                  ko_history=self.ko_history | {h}, pass_offset=offset)
         s = _strings(self.size, self.board)
         b = bytearray(self.board)
@@ -386,7 +388,7 @@ class State(NamedTuple):
         caps = (self.captures[0] + removed, self.captures[1]) if c == BLACK else \
             (self.captures[0], self.captures[1] + removed)
         return State(self.size, bytes(b), o, self.komi, 0, ko, caps, self.ko_history | {h},
-                     self.pass_offset, self.superko)
+                     self.pass_offset, self.superko, m)
 
     # -- game status ------------------------------------------------------------------------
     def is_terminal(self) -> bool:
@@ -525,6 +527,7 @@ class Board:
         "history",
         "ko",
         "komi",
+        "last",
         "lsq",
         "lsum",
         "n",
@@ -578,7 +581,7 @@ class Board:
         self.epos = [0] * n
         for i, p in enumerate(self.empties):
             self.epos[p] = i
-        self.to_move, self.passes, self.ko = state.to_move, state.passes, state.ko
+        self.to_move, self.passes, self.ko, self.last = state.to_move, state.passes, state.ko, state.last
         self.captures = [0, state.captures[0], state.captures[1]]
         self.hash, self.offset = s.hash, state.pass_offset
         self.seen: set | None = set(state.ko_history) | {s.hash ^ state.pass_offset}
@@ -590,13 +593,13 @@ class Board:
         h = self.hash ^ self.offset
         history = frozenset(self.seen) if self.seen is not None else frozenset({h})
         return State(self.size, bytes(self.colour), self.to_move, self.komi, self.passes, self.ko,
-                     (self.captures[1], self.captures[2]), history, self.offset, self.superko)
+                     (self.captures[1], self.captures[2]), history, self.offset, self.superko, self.last)
 
     def copy(self, keep_history: bool = True) -> Board:
         """An independent board (the superko set is dropped when keep_history is False)."""
         b = Board.__new__(Board)
         for name in ("size", "n", "komi", "superko", "nbrs", "diags", "edge", "zob", "pass_keys", "geom",
-                     "to_move", "passes", "ko", "hash", "offset", "playout_moves"):
+                     "to_move", "passes", "ko", "last", "hash", "offset", "playout_moves"):
             setattr(b, name, getattr(self, name))
         for name in _SNAPSHOT:
             setattr(b, name, getattr(self, name)[:])
@@ -607,7 +610,7 @@ class Board:
     def push(self, move: int) -> None:
         """`play` that `undo` can take back (the lists are snapshotted: O(size^2))."""
         snap = tuple(getattr(self, name)[:] for name in _SNAPSHOT)
-        scalars = (self.to_move, self.passes, self.ko, self.hash, self.offset)
+        scalars = (self.to_move, self.passes, self.ko, self.last, self.hash, self.offset)
         known = len(self.seen) if self.seen is not None else -1
         self.play(move)
         grew = self.seen is not None and len(self.seen) > known
@@ -617,7 +620,7 @@ class Board:
         snap, scalars, added = self.history.pop()
         for name, value in zip(_SNAPSHOT, snap):
             setattr(self, name, value)
-        self.to_move, self.passes, self.ko, self.hash, self.offset = scalars
+        self.to_move, self.passes, self.ko, self.last, self.hash, self.offset = scalars
         if added is not None and self.seen is not None:
             self.seen.discard(added)
 
@@ -711,6 +714,7 @@ class Board:
             self._place(move, c)
             self.passes = 0
         self.to_move = 3 - c
+        self.last = move
         if self.seen is not None:
             self.seen.add(self.hash ^ self.offset)
 

@@ -27,15 +27,15 @@ def move_seconds(state: State, time_left: float | None = None, per_move: float |
     """Seconds to think about this move.
 
     `per_move` (a fixed time per move) wins; else `time_left` (our whole remaining clock) is
-    spread over the moves we still expect to make: half the empty points plus a few, so the
-    share grows as the board fills; never more than a quarter of what is left.  With
+    spread over the moves we still expect to make: half the empty points (at least 10) plus
+    10, so the share grows as the board fills; never more than a quarter of what is left.  With
     neither, DEFAULT_SECONDS.  The overhead is taken off; the result is at least MIN_SECONDS.
     """
     if per_move is not None:
         seconds = per_move
     elif time_left is not None:
         empties = state.board.count(0)
-        seconds = min(time_left / (empties / 2 + 6), time_left / 4)
+        seconds = min(time_left / (max(empties, 20) / 2 + 10), time_left / 4)
     else:
         seconds = DEFAULT_SECONDS
     return max(MIN_SECONDS, seconds - overhead)

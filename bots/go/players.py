@@ -13,6 +13,8 @@ from dataclasses import dataclass
 from search.budget import Budget, SearchResult
 
 from .board import PASS, Board, State
+from .alphabeta import AlphaBeta
+from .mcts import MCTS, warm  # noqa: F401  (warm: the runner compiles the kernels at start)
 
 
 def random_move(state: State, rng: random.Random) -> int:
@@ -39,4 +41,4 @@ class Random:
         return SearchResult(random_move(state, self._rng), 0.0, 0, 1, 0.0)
 
 
-PLAYERS = {"random": Random}
+PLAYERS = {"random": Random, "alphabeta": AlphaBeta, "mcts": MCTS}

@@ -1,0 +1,752 @@
+"""numba kernels for Go: the board inside search, playouts, and the MCTS tree.
+
+The board is two small int32 arrays, so copying it is one memcpy:
+
+* `B[row, point]` on a padded board of width W = size + 2 (a ring of EDGE points around it,
+  point = (r + 1) * W + c + 1): COL (colour), ROOT and NXT (strings as circular lists with a
+  root label), NLIB/LSUM/LSQ (per root: pseudo-liberty count, sum and sum of squares; a
+  string is in atari iff nlib * lsq == lsum^2, with lsum / nlib its last liberty), SSIZE
+  (stones per root), EMP/EPOS (the empty points, in any order, and their positions).
+* `S[slot]`: TOMOVE, KO (the point the side to move may not retake, or -1), PASSES, NEMPTY,
+  CAPB/CAPW, LAST/LAST2 (the last two moves, -1 for a pass or none), SIZE, WIDTH.
+
+Only suicide and simple ko are known here; positional superko needs the game's history and
+is applied at the root by the caller (bots.go.mcts), which also checks every move it sends
+with the full rules.  The pure-Python `bots.go.board.Board` implements the same board and is
+the oracle these kernels are tested against.
+
+Playouts ("heavy" as in MoGo/michi): answer the last move first (capture a string it left
+in atari, save our own string it put in atari), then a random legal move that fills no own
+eye and, for strings of two stones or more, is not a self-atari; a pass when nothing is left.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+EMPTY, BLACK, WHITE, EDGE = 0, 1, 2, 3
+PASS = -1
+COL, ROOT, NXT, NLIB, LSUM, LSQ, SSIZE, EMP, EPOS = range(9)
+TOMOVE, KO, PASSES, NEMPTY, CAPB, CAPW, LAST, LAST2, SIZE, WIDTH = range(10)
+NSLOTS = 10
+
+# MCTS node fields (float32 rows of V, int32 rows of I)
+VN, VW, PN, PW, RN, RW = range(6)  # visits, wins, prior visits, prior wins, AMAF visits, AMAF wins
+IMOVE, ICHILD, INCHILD = range(3)
+
+# Tree policy (michi's published constants: RAVE equivalence 3500, expansion after 8 visits,
+# an even prior of 10 visits, priors for captures, self-atari, closeness to the last move).
+RAVE_EQUIV = 3500.0
+EXPAND_VISITS = 8
+PRIOR_EVEN = 10.0
+PRIOR_CAPTURE_ONE = 15.0
+PRIOR_CAPTURE_MANY = 30.0
+PRIOR_ESCAPE = 20.0
+PRIOR_SELFATARI = 10.0
+PRIOR_NEAR = (24.0, 22.0)  # at distance 1 (the 8 neighbours) and 2 of the last move
+PRIOR_EMPTY_AREA = 10.0
+PRIOR_PASS_LOSSES = 20.0
+PROB_ANSWER = 0.9  # playouts: how often the answer to the last move is tried
+PROB_REJECT_SELFATARI = 0.9
+
+
+# -- the board ---------------------------------------------------------------------------------
+
+@njit(cache=True)
+def new_board(size):
+    """The empty board (Black to move)."""
+    w = size + 2
+    B = np.zeros((9, w * w), np.int32)
+    S = np.zeros(NSLOTS, np.int32)
+    for p in range(w * w):
+        B[ROOT, p] = p
+        B[NXT, p] = p
+        r, c = p // w, p % w
+        if r == 0 or c == 0 or r == w - 1 or c == w - 1:
+            B[COL, p] = EDGE
+        else:
+            B[EMP, S[NEMPTY]] = p
+            B[EPOS, p] = S[NEMPTY]
+            S[NEMPTY] += 1
+    S[TOMOVE] = BLACK
+    S[KO] = -1
+    S[LAST] = -1
+    S[LAST2] = -1
+    S[SIZE] = size
+    S[WIDTH] = w
+    return B, S
+
+
+@njit(cache=True)
+def _libs(B, r, q, sign):
+    B[NLIB, r] += sign
+    B[LSUM, r] += sign * q
+    B[LSQ, r] += sign * q * q
+
+
+@njit(cache=True)
+def in_atari(B, r):
+    n = np.int64(B[NLIB, r])
+    s = np.int64(B[LSUM, r])
+    return n > 0 and n * np.int64(B[LSQ, r]) == s * s
+
+
+@njit(cache=True)
+def last_liberty(B, r):
+    return B[LSUM, r] // B[NLIB, r]
+
+
+@njit(cache=True)
+def _merge(B, a, b):
+    """Merge the strings with roots a and b; returns the surviving root."""
+    if B[SSIZE, a] < B[SSIZE, b]:
+        a, b = b, a
+    x = b
+    while True:  # relabel the smaller string
+        B[ROOT, x] = a
+        x = B[NXT, x]
+        if x == b:
+            break
+    na, nb = B[NXT, a], B[NXT, b]
+    B[NXT, a], B[NXT, b] = nb, na
+    B[NLIB, a] += B[NLIB, b]
+    B[LSUM, a] += B[LSUM, b]
+    B[LSQ, a] += B[LSQ, b]
+    B[SSIZE, a] += B[SSIZE, b]
+    return a
+
+
+@njit(cache=True)
+def _remove(B, S, r):
+    """Take the string with root r off the board; returns its size."""
+    w = np.int64(S[WIDTH])
+    x = r
+    while True:
+        B[COL, x] = EMPTY
+        B[EMP, S[NEMPTY]] = x
+        B[EPOS, x] = S[NEMPTY]
+        S[NEMPTY] += 1
+        x = B[NXT, x]
+        if x == r:
+            break
+    n = 0
+    x = r
+    while True:
+        for d in (1, -1, w, -w):
+            y = x + d
+            k = B[COL, y]
+            if k == BLACK or k == WHITE:
+                _libs(B, B[ROOT, y], x, 1)
+        n += 1
+        nx = B[NXT, x]
+        B[ROOT, x] = x
+        B[NXT, x] = x
+        x = nx
+        if x == r:
+            break
+    return n
+
+
+@njit(cache=True)
+def place(B, S, p, c):
+    """Put a stone of colour c on the empty point p (no legality check), capture, set ko."""
+    w = np.int64(S[WIDTH])
+    o = 3 - c
+    i = B[EPOS, p]
+    S[NEMPTY] -= 1
+    q = B[EMP, S[NEMPTY]]
+    B[EMP, i] = q
+    B[EPOS, q] = i
+    B[COL, p] = c
+    B[ROOT, p] = p
+    B[NXT, p] = p
+    B[NLIB, p] = 0
+    B[LSUM, p] = 0
+    B[LSQ, p] = 0
+    B[SSIZE, p] = 1
+    for d in (1, -1, w, -w):
+        y = p + d
+        k = B[COL, y]
+        if k == EMPTY:
+            _libs(B, p, y, 1)
+        elif k == BLACK or k == WHITE:
+            _libs(B, B[ROOT, y], p, -1)
+    r = p
+    for d in (1, -1, w, -w):
+        y = p + d
+        if B[COL, y] == c and B[ROOT, y] != r:
+            r = _merge(B, r, B[ROOT, y])
+    captured = 0
+    ko = -1
+    for d in (1, -1, w, -w):
+        y = p + d
+        if B[COL, y] == o and B[NLIB, B[ROOT, y]] == 0:
+            captured += _remove(B, S, B[ROOT, y])
+            ko = y
+    if captured:
+        S[CAPB + c - 1] += captured
+    S[KO] = ko if captured == 1 and B[SSIZE, r] == 1 and in_atari(B, r) else -1
+    return captured
+
+
+@njit(cache=True)
+def is_legal(B, S, p, c):
+    """Empty, not the ko point (for the side to move), not suicide."""
+    if B[COL, p] != EMPTY or (p == S[KO] and c == S[TOMOVE]):
+        return False
+    w = np.int64(S[WIDTH])
+    for d in (1, -1, w, -w):
+        y = p + d
+        k = B[COL, y]
+        if k == EMPTY:
+            return True
+        if k == c:
+            if not in_atari(B, B[ROOT, y]):
+                return True
+        elif k == 3 - c:
+            if in_atari(B, B[ROOT, y]):
+                return True
+    return False
+
+
+@njit(cache=True)
+def is_eye(B, S, p, c):
+    """p is empty, every neighbour is c (or the edge), and the diagonals hold at most one
+    enemy stone (none on the edge or in the corner)."""
+    if B[COL, p] != EMPTY:
+        return False
+    w = np.int64(S[WIDTH])
+    for d in (1, -1, w, -w):
+        k = B[COL, p + d]
+        if k != c and k != EDGE:
+            return False
+    bad = 0
+    edge = 0
+    for d in (w + 1, w - 1, -w + 1, -w - 1):
+        k = B[COL, p + d]
+        if k == EDGE:
+            edge = 1
+        elif k == 3 - c:
+            bad += 1
+    return bad + edge < 2
+
+
+@njit(cache=True)
+def play(B, S, p):
+    """The side to move plays p (a padded point, or PASS); the caller knows it is legal."""
+    c = S[TOMOVE]
+    if p == PASS:
+        S[PASSES] += 1
+        S[KO] = -1
+    else:
+        place(B, S, p, c)
+        S[PASSES] = 0
+    S[TOMOVE] = 3 - c
+    S[LAST2] = S[LAST]
+    S[LAST] = p
+
+
+@njit(cache=True)
+def libs_after(B, S, p, c, enough):
+    """Liberties the string of p would have after c plays there, counted up to `enough`
+    (a capture counts as `enough`).  For self-atari tests: 1 means self-atari."""
+    w = np.int64(S[WIDTH])
+    seen = np.empty(8, np.int32)
+    n = 0
+    for d in (1, -1, w, -w):
+        y = p + d
+        k = B[COL, y]
+        if k == EMPTY:
+            dup = False
+            for j in range(n):
+                dup = dup or seen[j] == y
+            if not dup:
+                seen[n] = y
+                n += 1
+        elif k == 3 - c and in_atari(B, B[ROOT, y]):
+            return enough
+    if n >= enough:
+        return enough
+    for d in (1, -1, w, -w):
+        y = p + d
+        if B[COL, y] == c:
+            r = B[ROOT, y]
+            x = r
+            while True:
+                for e in (1, -1, w, -w):
+                    z = x + e
+                    if z != p and B[COL, z] == EMPTY:
+                        dup = False
+                        for j in range(n):
+                            dup = dup or seen[j] == z
+                        if not dup:
+                            seen[n] = z
+                            n += 1
+                            if n >= enough:
+                                return enough
+                x = B[NXT, x]
+                if x == r:
+                    break
+    return n
+
+
+@njit(cache=True)
+def area(B, S, max_region=1 << 30):
+    """(black, white) area: stones plus empty regions that touch one colour only (and have
+    at most `max_region` points: a search's evaluation does not count half an empty board)."""
+    size = S[SIZE]
+    w = np.int64(S[WIDTH])
+    mark = np.zeros(w * w, np.int8)
+    stack = np.empty(w * w, np.int32)
+    black = 0
+    white = 0
+    for r in range(size):
+        for cc in range(size):
+            p = (r + 1) * w + cc + 1
+            k = B[COL, p]
+            if k == BLACK:
+                black += 1
+            elif k == WHITE:
+                white += 1
+            elif mark[p] == 0:
+                mark[p] = 1
+                top = 0
+                stack[0] = p
+                top = 1
+                count = 0
+                touch = 0
+                while top:
+                    top -= 1
+                    x = stack[top]
+                    count += 1
+                    for d in (1, -1, w, -w):
+                        y = x + d
+                        ky = B[COL, y]
+                        if ky == EMPTY:
+                            if mark[y] == 0:
+                                mark[y] = 1
+                                stack[top] = y
+                                top += 1
+                        elif ky == BLACK:
+                            touch |= 1
+                        elif ky == WHITE:
+                            touch |= 2
+                if count <= max_region:
+                    if touch == 1:
+                        black += count
+                    elif touch == 2:
+                        white += count
+    return black, white
+
+
+@njit(cache=True)
+def score(B, S, komi):
+    b, w = area(B, S)
+    return b - w - komi
+
+
+# -- playouts ----------------------------------------------------------------------------------
+
+@njit(cache=True)
+def seed(value):
+    np.random.seed(value)
+
+
+@njit(cache=True)
+def _answer_last(B, S, c):
+    """A move answering the last move: capture an enemy string next to it that is in atari,
+    or save our string it put in atari (extend if that gains liberties, or capture a
+    neighbour of ours in atari); -1 if none."""
+    last = S[LAST]
+    if last < 0:
+        return -1
+    w = np.int64(S[WIDTH])
+    for d in (0, 1, -1, w, -w):
+        y = last + d
+        k = B[COL, y]
+        if k != BLACK and k != WHITE:
+            continue
+        r = B[ROOT, y]
+        if not in_atari(B, r):
+            continue
+        lib = last_liberty(B, r)
+        if k == 3 - c:  # capture
+            if is_legal(B, S, lib, c):
+                return lib
+        else:  # save our string: capture an attacker in atari, else extend
+            x = r
+            while True:
+                for e in (1, -1, w, -w):
+                    z = x + e
+                    if B[COL, z] == 3 - c and in_atari(B, B[ROOT, z]):
+                        q = last_liberty(B, B[ROOT, z])
+                        if is_legal(B, S, q, c):
+                            return q
+                x = B[NXT, x]
+                if x == r:
+                    break
+            if is_legal(B, S, lib, c) and libs_after(B, S, lib, c, 2) >= 2:
+                return lib
+    return -1
+
+
+@njit(cache=True)
+def random_move(B, S, c, heavy):
+    """A random legal move for c that fills no own eye (heavy: avoid most self-ataris of
+    strings with two stones or more); PASS when none is left.  Reorders EMP (harmless)."""
+    m = S[NEMPTY]
+    k = 0
+    while k < m:
+        j = k + np.random.randint(m - k)
+        p = B[EMP, j]
+        if is_legal(B, S, p, c) and not is_eye(B, S, p, c):
+            if not heavy or libs_after(B, S, p, c, 2) >= 2 or np.random.random() > PROB_REJECT_SELFATARI:
+                return p
+        q = B[EMP, k]
+        B[EMP, k] = p
+        B[EMP, j] = q
+        B[EPOS, p] = k
+        B[EPOS, q] = j
+        k += 1
+    return PASS
+
+
+@njit(cache=True)
+def playout(B, S, komi, amaf, max_moves, heavy):
+    """Play on until two passes (or max_moves): the area score, black - white - komi.
+    `amaf[p]` gets the colour that played p first, where it is still 0."""
+    moves = 0
+    while S[PASSES] < 2 and moves < max_moves:
+        c = S[TOMOVE]
+        p = -1
+        if heavy and np.random.random() < PROB_ANSWER:
+            p = _answer_last(B, S, c)
+        if p < 0:
+            p = random_move(B, S, c, heavy)
+        if p >= 0 and amaf[p] == 0:
+            amaf[p] = c
+        play(B, S, p)
+        moves += 1
+    return score(B, S, komi)
+
+
+@njit(cache=True)
+def playouts(B0, S0, komi, count, heavy):
+    """`count` playouts from the position; returns Black's wins (for benchmarks and tests)."""
+    amaf = np.zeros(B0.shape[1], np.int8)
+    wins = 0
+    for _ in range(count):
+        B = B0.copy()
+        S = S0.copy()
+        if playout(B, S, komi, amaf, 3 * S[SIZE] * S[SIZE], heavy) > 0:
+            wins += 1
+    return wins
+
+
+# -- MCTS (UCT with RAVE and priors, as in MoGo and michi) --------------------------------------
+
+@njit(cache=True)
+def new_tree(capacity):
+    V = np.zeros((6, capacity), np.float32)
+    I = np.zeros((3, capacity), np.int32)
+    I[ICHILD, :] = -1
+    meta = np.zeros(2, np.int64)  # nodes used, root
+    meta[0] = 1
+    I[IMOVE, 0] = PASS
+    return V, I, meta
+
+
+@njit(cache=True)
+def _distance(S, a, b):
+    w = np.int64(S[WIDTH])
+    dr = abs(a // w - b // w)
+    dc = abs(a % w - b % w)
+    return max(dr, dc) if max(dr, dc) <= 1 else dr + dc
+
+
+@njit(cache=True)
+def _near_stones(B, S, p, radius):
+    """Is there a stone within Manhattan distance `radius` of p?"""
+    w = np.int64(S[WIDTH])
+    size = S[SIZE]
+    r0, c0 = p // w, p % w
+    for dr in range(-radius, radius + 1):
+        for dc in range(-radius + abs(dr), radius - abs(dr) + 1):
+            r, cc = r0 + dr, c0 + dc
+            if 1 <= r <= size and 1 <= cc <= size:
+                k = B[COL, r * w + cc]
+                if k == BLACK or k == WHITE:
+                    return True
+    return False
+
+
+@njit(cache=True)
+def _line(S, p):
+    w = np.int64(S[WIDTH])
+    size = S[SIZE]
+    r, c = p // w - 1, p % w - 1
+    return min(min(r, c), min(size - 1 - r, size - 1 - c)) + 1
+
+
+@njit(cache=True)
+def _priors(B, S, p, c):
+    """(prior visits, prior wins) of c playing p."""
+    pn = PRIOR_EVEN
+    pw = PRIOR_EVEN / 2
+    w = np.int64(S[WIDTH])
+    captured = captures_by(B, S, p, c)
+    if captured:
+        v = PRIOR_CAPTURE_ONE if captured == 1 else PRIOR_CAPTURE_MANY
+        pn += v
+        pw += v
+    libs = libs_after(B, S, p, c, 3)
+    for d in (1, -1, w, -w):  # saving a string of ours in atari
+        y = p + d
+        if B[COL, y] == c and in_atari(B, B[ROOT, y]) and libs >= 2:
+            pn += PRIOR_ESCAPE
+            pw += PRIOR_ESCAPE
+            break
+    if libs == 1 and not captured:
+        pn += PRIOR_SELFATARI
+    last = S[LAST]
+    if last >= 0:
+        dist = _distance(S, p, last)
+        if 1 <= dist <= 2:
+            pn += PRIOR_NEAR[dist - 1]
+            pw += PRIOR_NEAR[dist - 1]
+    if not _near_stones(B, S, p, 3):
+        line = _line(S, p)
+        if line <= 2:
+            pn += PRIOR_EMPTY_AREA
+        elif line == 3:
+            pn += PRIOR_EMPTY_AREA
+            pw += PRIOR_EMPTY_AREA
+    return pn, pw
+
+
+@njit(cache=True)
+def expand(V, I, meta, node, B, S, mask):
+    """Give `node` (at position B, S) its children: legal moves that fill no own eye, and
+    PASS (with losing priors unless the opponent just passed).  `mask` (for the root: the
+    moves legal under the full rules) filters them when it is given (non-empty).
+    Returns False when the tree is full."""
+    c = S[TOMOVE]
+    m = S[NEMPTY]
+    start = meta[0]
+    if start + m + 1 >= V.shape[1]:
+        return False
+    k = start
+    for j in range(m):
+        p = B[EMP, j]
+        if mask.shape[0] and not mask[p]:
+            continue
+        if is_legal(B, S, p, c) and not is_eye(B, S, p, c):
+            pn, pw = _priors(B, S, p, c)
+            I[IMOVE, k] = p
+            I[ICHILD, k] = -1
+            I[INCHILD, k] = 0
+            V[VN, k] = 0.0
+            V[VW, k] = 0.0
+            V[PN, k] = pn
+            V[PW, k] = pw
+            V[RN, k] = 0.0
+            V[RW, k] = 0.0
+            k += 1
+    I[IMOVE, k] = PASS
+    I[ICHILD, k] = -1
+    I[INCHILD, k] = 0
+    V[VN, k] = 0.0
+    V[VW, k] = 0.0
+    V[RN, k] = 0.0
+    V[RW, k] = 0.0
+    if S[LAST] == PASS and S[PASSES] > 0 or k == start:
+        V[PN, k] = PRIOR_EVEN
+        V[PW, k] = PRIOR_EVEN / 2
+    else:
+        V[PN, k] = PRIOR_EVEN + PRIOR_PASS_LOSSES
+        V[PW, k] = 0.0
+    k += 1
+    I[ICHILD, node] = start
+    I[INCHILD, node] = k - start
+    meta[0] = k
+    return True
+
+
+@njit(cache=True)
+def _select(V, I, node):
+    """The child with the highest RAVE-blended win rate (ties broken at random)."""
+    first = I[ICHILD, node]
+    n = I[INCHILD, node]
+    best = -1
+    best_u = -1.0
+    offset = np.random.randint(n)
+    for j in range(n):
+        ch = first + (j + offset) % n
+        v = V[VN, ch] + V[PN, ch]
+        u = (V[VW, ch] + V[PW, ch]) / v
+        av = V[RN, ch]
+        if av > 0:
+            beta = av / (av + v + v * av / RAVE_EQUIV)
+            u = beta * (V[RW, ch] / av) + (1.0 - beta) * u
+        if u > best_u:
+            best_u = u
+            best = ch
+    return best
+
+
+@njit(cache=True)
+def simulate(V, I, meta, B0, S0, komi, heavy, root_mask, path, amaf):
+    """One MCTS iteration from the root: descend, expand, play out, back up.
+    Returns False when the tree is full (nothing was done)."""
+    B = B0.copy()
+    S = S0.copy()
+    amaf[:] = 0
+    empty_mask = root_mask[:0]
+    root = meta[1]
+    node = root
+    depth = 0
+    path[0] = root
+    while True:
+        if I[INCHILD, node] == 0:
+            if S[PASSES] >= 2:
+                break
+            if V[VN, node] + (1 if node == root else 0) >= EXPAND_VISITS or node == root:
+                if not expand(V, I, meta, node, B, S, root_mask if node == root else empty_mask):
+                    return False
+            else:
+                break
+        node = _select(V, I, node)
+        p = I[IMOVE, node]
+        if p >= 0 and amaf[p] == 0:
+            amaf[p] = S[TOMOVE]
+        play(B, S, p)
+        depth += 1
+        path[depth] = node
+        if S[PASSES] >= 2:
+            break
+    if S[PASSES] >= 2:
+        result = score(B, S, komi)
+    else:
+        result = playout(B, S, komi, amaf, 3 * S[SIZE] * S[SIZE], heavy)
+    winner = BLACK if result > 0 else WHITE if result < 0 else EMPTY
+    # back up: the node reached by a move holds that move's mover's statistics
+    mover = S0[TOMOVE]
+    for i in range(1, depth + 1):
+        ch = path[i]
+        V[VN, ch] += 1.0
+        if winner == mover:
+            V[VW, ch] += 1.0
+        elif winner == EMPTY:
+            V[VW, ch] += 0.5
+        mover = 3 - mover
+    V[VN, root] += 1.0
+    # AMAF: every sibling along the path whose move its mover played later in the game
+    mover = S0[TOMOVE]
+    for i in range(depth + 1):
+        parent = path[i]
+        first = I[ICHILD, parent]
+        for j in range(I[INCHILD, parent]):
+            ch = first + j
+            p = I[IMOVE, ch]
+            if p >= 0 and amaf[p] == mover:
+                V[RN, ch] += 1.0
+                if winner == mover:
+                    V[RW, ch] += 1.0
+                elif winner == EMPTY:
+                    V[RW, ch] += 0.5
+        mover = 3 - mover
+    return True
+
+
+@njit(cache=True)
+def run(V, I, meta, B0, S0, komi, heavy, root_mask, count):
+    """`count` iterations (fewer if the tree fills up); returns how many were done."""
+    path = np.empty(4 * B0.shape[1] + 8, np.int32)
+    amaf = np.zeros(B0.shape[1], np.int8)
+    for i in range(count):
+        if not simulate(V, I, meta, B0, S0, komi, heavy, root_mask, path, amaf):
+            return i
+    return count
+
+
+@njit(cache=True)
+def child_of(I, node, move):
+    """The child of `node` reached by `move`, or -1."""
+    first = I[ICHILD, node]
+    for j in range(I[INCHILD, node]):
+        if I[IMOVE, first + j] == move:
+            return first + j
+    return -1
+
+
+@njit(cache=True)
+def moves(B, S, out):
+    """Fill `out` with the legal moves of the side to move that fill no own eye; the count."""
+    c = S[TOMOVE]
+    n = 0
+    for j in range(S[NEMPTY]):
+        p = B[EMP, j]
+        if is_legal(B, S, p, c) and not is_eye(B, S, p, c):
+            out[n] = p
+            n += 1
+    return n
+
+
+@njit(cache=True)
+def captures_by(B, S, p, c):
+    """Stones c would capture by playing p."""
+    w = np.int64(S[WIDTH])
+    total = 0
+    roots = np.empty(4, np.int32)
+    k = 0
+    for d in (1, -1, w, -w):
+        y = p + d
+        if B[COL, y] == 3 - c and in_atari(B, B[ROOT, y]):
+            r = B[ROOT, y]
+            dup = False
+            for j in range(k):
+                dup = dup or roots[j] == r
+            if not dup:
+                roots[k] = r
+                k += 1
+                total += B[SSIZE, r]
+    return total
+
+
+@njit(cache=True)
+def influence(B, S):
+    """(black, white): empty points closer to one colour's stones (weight 2 at distance 1,
+    1 at distance 2, Manhattan) than to the other's: a cheap territory estimate."""
+    w = np.int64(S[WIDTH])
+    size = S[SIZE]
+    black = 0
+    white = 0
+    for j in range(S[NEMPTY]):
+        p = B[EMP, j]
+        r0, c0 = p // w, p % w
+        total = 0
+        for dr in range(-2, 3):
+            for dc in range(-2 + abs(dr), 3 - abs(dr)):
+                r, cc = r0 + dr, c0 + dc
+                if (dr or dc) and 1 <= r <= size and 1 <= cc <= size:
+                    k = B[COL, r * w + cc]
+                    weight = 2 if abs(dr) + abs(dc) == 1 else 1
+                    if k == BLACK:
+                        total += weight
+                    elif k == WHITE:
+                        total -= weight
+        if total > 0:
+            black += 1
+        elif total < 0:
+            white += 1
+    return black, white
+
+
+@njit(cache=True)
+def stones(B, S, c):
+    n = 0
+    for j in range(B.shape[1]):
+        if B[COL, j] == c:
+            n += 1
+    return n
