@@ -1,0 +1,174 @@
+"""Write a finished game as SGF (FF[4]) and read the moves back.
+
+SGF is what every Go viewer and tool opens (gogui, Sabaki, q5go, GNU Go's `loadsgf`), so
+the arena keeps one file per game.  Coordinates are two letters, column then row, both
+from `a`, the row counted from the TOP of the board (unlike GTP, whose row 1 is the
+bottom): on 9x9, GTP "A1" is "ai" and "J9" is "ia".  A pass is the empty value `[]`.
+Moves alternate, Black first (no handicap games here).
+
+`parse_moves` reads what `game_sgf` writes (with any whitespace between tokens, and the
+FF[3] pass `tt` on boards up to 19x19); it is not a general SGF reader: variations are
+refused.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+from collections.abc import Iterable
+
+from .board import MAX_SIZE, MIN_SIZE, PASS, parse_point, point_name
+
+MOVES_PER_LINE = 12
+
+
+def _text(value: object, simple: bool = True) -> str:
+    """SGF (Simple)Text value: `\\` and `]` escaped; line breaks become spaces in SimpleText."""
+    s = str(value).replace("\\", "\\\\").replace("]", "\\]")
+    if simple:
+        s = " ".join(s.splitlines())
+    return s
+
+
+def _point(move: int | str, size: int) -> int:
+    """A move given as a point (int, PASS = -1) or a name ("E5", "pass") -> a point."""
+    if isinstance(move, str):
+        return parse_point(move, size)
+    if isinstance(move, int) and not isinstance(move, bool) and (move == PASS or 0 <= move < size * size):
+        return move
+    raise ValueError(f"{move!r} is not a move of a {size}x{size} board")
+
+
+def sgf_point(move: int | str, size: int) -> str:
+    """The SGF value of a move: "ee" for E5 on 9x9, "" for a pass."""
+    p = _point(move, size)
+    if p == PASS:
+        return ""
+    row, col = divmod(p, size)
+    return chr(ord("a") + col) + chr(ord("a") + size - 1 - row)
+
+
+def game_sgf(size: int, komi: float, black: str, white: str, moves: Iterable[int | str], result: str,
+             date: str | _dt.date | None = None, comment: str | None = None) -> str:
+    """The SGF text of one game: Black moves first and colours alternate.  `moves` are points
+    or names ("E5", "PASS"); `date` defaults to today (ISO, as DT wants)."""
+    if not isinstance(size, int) or not MIN_SIZE <= size <= MAX_SIZE:
+        raise ValueError(f"board size {size!r} is outside {MIN_SIZE}..{MAX_SIZE}")
+    if date is None:
+        date = _dt.date.today()
+    if isinstance(date, _dt.date):
+        date = date.isoformat()
+    head = (f"(;FF[4]GM[1]CA[UTF-8]SZ[{size}]KM[{float(komi):g}]PB[{_text(black)}]PW[{_text(white)}]"
+            f"RE[{_text(result)}]DT[{_text(date)}]AP[bots]")
+    if comment:
+        head += f"C[{_text(comment, simple=False)}]"
+    nodes = [f";{'BW'[i % 2]}[{sgf_point(m, size)}]" for i, m in enumerate(moves)]
+    lines = [head] + ["".join(nodes[i:i + MOVES_PER_LINE]) for i in range(0, len(nodes), MOVES_PER_LINE)]
+    return "\n".join(lines) + ")\n"
+
+
+# -- reading ------------------------------------------------------------------------------------
+
+def _tokens(text: str):
+    """(kind, value, offset): kind is "(", ")", ";", "ident" or "value" (unescaped)."""
+    i, n = 0, len(text)
+    while i < n:
+        ch = text[i]
+        if ch.isspace():
+            i += 1
+        elif ch in "();":
+            yield ch, ch, i
+            i += 1
+        elif ch == "[":
+            start, i, out = i, i + 1, []
+            while i < n and text[i] != "]":
+                if text[i] == "\\" and i + 1 < n:
+                    i += 1
+                out.append(text[i])
+                i += 1
+            if i >= n:
+                raise ValueError(f"SGF value opened at offset {start} is never closed")
+            yield "value", "".join(out), start
+            i += 1
+        elif ch.isalpha() and ch.isupper():
+            start = i
+            while i < n and text[i].isalpha() and text[i].isupper():
+                i += 1
+            yield "ident", text[start:i], start
+        else:
+            raise ValueError(f"unexpected {ch!r} at offset {i} of the SGF text")
+
+
+def _nodes(text: str) -> list[dict[str, list[str]]]:
+    """The nodes of the single game tree, each {property: [values]}."""
+    tokens = list(_tokens(text))
+    if not tokens or tokens[0][0] != "(":
+        raise ValueError("SGF text must start with '('")
+    if tokens[-1][0] != ")":
+        raise ValueError("SGF text must end with ')'")
+    nodes: list[dict[str, list[str]]] = []
+    ident = None
+    for kind, value, at in tokens[1:-1]:
+        if kind in "()":
+            raise ValueError(f"variations are not supported (offset {at})")
+        if kind == ";":
+            nodes.append({})
+            ident = None
+        elif kind == "ident":
+            if not nodes:
+                raise ValueError(f"property {value} before the first node (offset {at})")
+            ident = value
+            if ident in nodes[-1]:
+                raise ValueError(f"property {ident} repeated in one node (offset {at})")
+            nodes[-1][ident] = []
+        else:
+            if ident is None:
+                raise ValueError(f"value without a property at offset {at}")
+            nodes[-1][ident].append(value)
+    if not nodes:
+        raise ValueError("SGF game tree has no node")
+    return nodes
+
+
+def _one(props: dict[str, list[str]], key: str) -> str | None:
+    values = props.get(key)
+    if values is None:
+        return None
+    if len(values) != 1:
+        raise ValueError(f"property {key} should have one value, has {len(values)}")
+    return values[0]
+
+
+def _move(value: str, size: int) -> int:
+    v = value.strip()
+    if v == "" or (v == "tt" and size <= 19):
+        return PASS
+    if len(v) != 2 or not all("a" <= ch < chr(ord("a") + size) for ch in v):
+        raise ValueError(f"SGF move [{value}] is not a point of a {size}x{size} board")
+    col, row_from_top = ord(v[0]) - ord("a"), ord(v[1]) - ord("a")
+    return (size - 1 - row_from_top) * size + col
+
+
+def parse_moves(sgf_text: str) -> tuple[int, float, list[str]]:
+    """(size, komi, moves) of a game written by `game_sgf`; moves as names ("E5", "PASS").
+
+    SZ defaults to 19 and KM to 0 (the SGF defaults).  ValueError for anything else than one
+    game tree of B/W moves alternating from Black."""
+    nodes = _nodes(sgf_text)
+    root = nodes[0]
+    try:
+        size = int(_one(root, "SZ") or 19)
+        komi = float(_one(root, "KM") or 0)
+    except ValueError as exc:
+        raise ValueError(f"bad SZ or KM in the SGF root: {exc}") from None
+    if not MIN_SIZE <= size <= MAX_SIZE:
+        raise ValueError(f"SGF board size {size} is outside {MIN_SIZE}..{MAX_SIZE}")
+    moves: list[str] = []
+    for number, node in enumerate(nodes[1:], 1):
+        played = [k for k in ("B", "W") if k in node]
+        if len(played) != 1:
+            raise ValueError(f"SGF node {number} should hold exactly one B or W move")
+        colour = played[0]
+        if colour != "BW"[len(moves) % 2]:
+            raise ValueError(f"SGF node {number}: {colour} to play out of turn")
+        moves.append(point_name(_move(_one(node, colour) or "", size), size))
+    return size, komi, moves
