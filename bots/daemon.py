@@ -16,21 +16,25 @@ import signal
 
 import structlog
 
-from protocol import gnd, twilight
+from protocol import cgos, gnd, twilight
 
 from .backoff import Backoff
 from .runner import SearchRunner
 from .settings import BotSettings, Settings
 from .gnd import session as gnd_session
+from .go import cgos_session
 from .twilight import session as twilight_session
 
 log = structlog.get_logger("bots.daemon")
 
 # Each game's session module: `play(bot, runner, log=...) -> [summary per game]`.  The Twilight
 # session plays one connection's games; the gnd session plays `bot.games` games itself
-# (retrying the network on its own) and returns only when they are done.
-SESSIONS = {"twilight": twilight_session, "gopher": gnd_session, "dodo": gnd_session}
-FATAL = (twilight.ProtocolError, gnd.ProtocolError, gnd_session.Refused)  # retrying cannot help
+# (retrying the network on its own) and returns only when they are done; the CGOS session
+# plays `bot.games` games on one connection (forever if 0), and when the connection drops
+# its error carries the games finished on it (`summaries`), which count.
+SESSIONS = {"twilight": twilight_session, "gopher": gnd_session, "dodo": gnd_session, "go": cgos_session}
+FATAL = (twilight.ProtocolError, gnd.ProtocolError, gnd_session.Refused,  # retrying cannot help
+         cgos.ProtocolError, cgos_session.Refused)
 
 
 async def keep_playing(entry: BotSettings, runner: SearchRunner, backoff: Backoff | None = None,
@@ -56,6 +60,13 @@ async def keep_playing(entry: BotSettings, runner: SearchRunner, backoff: Backof
             blog.error("server sent garbage or refused us; this bot stops", error=str(exc))
             return played
         except (OSError, ConnectionError) as exc:  # includes SessionClosed
+            finished = len(getattr(exc, "summaries", ()))  # games completed before the drop
+            if finished:
+                played += finished
+                backoff.reset()
+                if entry.games and played >= entry.games:
+                    blog.info("bot finished its games", games=played)
+                    return played
             delay = backoff.next()
             blog.warning("server unreachable or dropped; retrying", error=str(exc) or type(exc).__name__,
                          retry_in=round(delay, 2))

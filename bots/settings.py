@@ -29,6 +29,16 @@
     player = "alphabeta" # optional: the default is the best player for the game
     overhead = 0.1
     games = 0
+
+    [[bot]]
+    name = "bots-mcts"   # the CGOS account: 3-18 characters from [A-Za-z0-9_.-]
+    game = "go"          # 9x9 Go on a CGOS server
+    host = "yss-aya.com"
+    port = 6809          # the default: CGOS 9x9
+    password_env = "CGOS_PASSWORD"       # or password = "..." (never logged); the first login registers
+    player = "mcts"
+    overhead = 0.2       # kept back per move: CGOS charges the network too
+    games = 0
 """
 
 from __future__ import annotations
@@ -41,6 +51,8 @@ from typing import Any
 import os
 
 from .gnd.session import GndBot
+from .go.cgos_session import DEFAULT_PORT as CGOS_PORT
+from .go.cgos_session import CgosBot
 from .players import PlayerError
 from .twilight.session import TwilightBot
 
@@ -52,7 +64,7 @@ class SettingsError(ValueError):
 @dataclass(frozen=True)
 class BotSettings:
     game: str
-    bot: Any  # the game's bot value: TwilightBot or GndBot
+    bot: Any  # the game's bot value: TwilightBot, GndBot or CgosBot
     games: int = 0
 
 
@@ -83,7 +95,8 @@ def _get(table: dict, key: str, kind: type | tuple, where: str, default: Any = .
 _TWILIGHT_KEYS = {"name", "game", "host", "port", "player", "params", "move_time", "overhead", "games", "max_plies"}
 _GND_KEYS = {"name", "game", "server", "group", "members", "password", "password_env", "player", "params",
              "overhead", "games"}
-GAMES = ("twilight", "gopher", "dodo")
+_GO_KEYS = {"name", "game", "host", "port", "password", "password_env", "player", "params", "overhead", "games"}
+GAMES = ("twilight", "gopher", "dodo", "go")
 
 
 def _bot(table: Any, where: str) -> BotSettings:
@@ -92,7 +105,7 @@ def _bot(table: Any, where: str) -> BotSettings:
     game = _get(table, "game", str, where)
     if game not in GAMES:
         raise SettingsError(f"{where}: game {game!r} is not supported (supported: {', '.join(GAMES)})")
-    keys = _TWILIGHT_KEYS if game == "twilight" else _GND_KEYS
+    keys = {"twilight": _TWILIGHT_KEYS, "go": _GO_KEYS}.get(game, _GND_KEYS)
     unknown = sorted(set(table) - keys)
     if unknown:
         raise SettingsError(f"{where}: unknown key {unknown[0]!r} for {game} (known: {', '.join(sorted(keys))})")
@@ -109,6 +122,17 @@ def _bot(table: Any, where: str) -> BotSettings:
                 move_time=float(_get(table, "move_time", (int, float), where, 2.0, lambda v: v > 0, "must be positive")),
                 overhead=float(_get(table, "overhead", (int, float), where, 0.3, lambda v: v >= 0, "must be >= 0")),
                 max_plies=_get(table, "max_plies", int, where, 200, lambda v: v > 0, "must be positive"),
+            )
+        elif game == "go":
+            bot = CgosBot(
+                name=_get(table, "name", str, where),
+                host=_get(table, "host", str, where, check=bool, explain="must not be empty"),
+                port=_get(table, "port", int, where, CGOS_PORT, lambda p: 1 <= p <= 65535, "is not a TCP port"),
+                password=_password(table, where),
+                player=_get(table, "player", str, where, "mcts"),
+                params=tuple(sorted(params.items())),
+                overhead=float(_get(table, "overhead", (int, float), where, 0.2, lambda v: v >= 0, "must be >= 0")),
+                games=games,
             )
         else:
             player = _get(table, "player", str, where, None)

@@ -515,3 +515,72 @@ def test_the_forced_exit_leaves_no_worker_behind(tmp_path):
     finally:
         d.stop()  # kills the survivors, so the test leaves nothing behind either way
     assert survivors == []
+
+
+# -- go (CGOS) bots -------------------------------------------------------------------------------
+
+
+def go_bot(name: str, port: int, games: int = 0):
+    from bots.go.cgos_session import CgosBot
+
+    return CgosBot(name=name, host="127.0.0.1", port=port, password="pw-123", player="random", games=games)
+
+
+def test_the_go_session_and_its_fatal_errors_are_wired():
+    from bots.go import cgos_session
+    from protocol import cgos
+
+    assert daemon.SESSIONS["go"] is cgos_session
+    assert issubclass(cgos_session.Refused, daemon.FATAL) and issubclass(cgos.ProtocolError, daemon.FATAL)
+    assert not issubclass(cgos_session.SessionClosed, daemon.FATAL)  # a drop is retried
+
+
+async def test_a_refused_go_login_stops_that_bot_without_retrying():
+    connections = 0
+
+    async def refuse(reader, writer):
+        nonlocal connections
+        connections += 1
+        for prompt in (b"protocol\n", b"username\n", b"password\n"):
+            writer.write(prompt)
+            await writer.drain()
+            await reader.readline()
+        writer.write(b"Error: Sorry, password doesn't match\n")
+        await writer.drain()
+        writer.close()
+
+    server = await asyncio.start_server(refuse, "127.0.0.1", 0)
+    port = server.sockets[0].getsockname()[1]
+    entry = BotSettings("go", go_bot("refused-bot", port), 0)
+    try:
+        played = await asyncio.wait_for(keep_playing(entry, SearchRunner(1), backoff=Backoff(first=0.05), pause=0.05),
+                                        10)
+        await asyncio.sleep(0.2)  # time for a retry, which must not happen
+    finally:
+        server.close()
+    assert played == 0 and connections == 1
+
+
+async def test_go_games_finished_before_a_drop_count(monkeypatch):
+    """The CGOS session plays many games per connection; when the connection drops, the games it
+    finished travel on the error and count towards `games`."""
+    from bots.go import cgos_session
+
+    asked = []
+    summary = {"gid": 1, "colour": "b", "opponent": "x", "result": "B+Resign", "winner": "counted", "moves": 9}
+
+    async def session(bot, runner, log=None):
+        asked.append(bot.games)
+        if len(asked) == 1:
+            raise cgos_session.SessionClosed("server closed the connection between games", [summary, summary])
+        if len(asked) == 2:
+            raise cgos_session.SessionClosed("server closed the connection mid-game", [])
+        return [summary]
+
+    monkeypatch.setattr(daemon.cgos_session, "play", session)
+    backoff = Backoff(first=0.01, rng=random.Random(0))
+    played = await asyncio.wait_for(keep_playing(BotSettings("go", go_bot("counted", 1, games=3), 3), None,
+                                                 backoff=backoff, pause=0.01), 10)
+    assert played == 3
+    assert asked == [3, 1, 1]  # only the games still owed are asked for
+    assert backoff.failures == 0

@@ -194,3 +194,78 @@ def test_runner_that_is_not_a_table_is_a_settings_error(tmp_path):
     with pytest.raises(SettingsError) as info:
         load(path)
     assert str(info.value).startswith(f"{path}: ")
+
+
+# -- go (CGOS) bots ---------------------------------------------------------------------------
+
+GO_PASSWORD = "pw-Zq9.x"
+
+
+def go_bot_with(**fields) -> str:
+    """A go [[bot]] table with `fields` replacing or adding keys (None drops one)."""
+    values = {"name": '"cgos-bot"', "game": '"go"', "host": '"127.0.0.1"', "password": f'"{GO_PASSWORD}"'}
+    values.update(fields)
+    return "[[bot]]\n" + "".join(f"{k} = {v}\n" for k, v in values.items() if v is not None)
+
+
+def test_go_bot_gets_the_documented_defaults(tmp_path):
+    from bots.go.cgos_session import CgosBot
+
+    (entry,) = load(write(tmp_path, go_bot_with())).bots
+    assert entry.game == "go" and entry.games == 0
+    assert entry.bot == CgosBot(name="cgos-bot", host="127.0.0.1", port=6809, password=GO_PASSWORD, player="mcts",
+                                params=(), overhead=0.2, games=0)
+    assert GO_PASSWORD not in repr(entry)
+
+
+def test_go_bot_values_and_password_from_the_environment(tmp_path, monkeypatch):
+    monkeypatch.setenv("CGOS_TEST_PASSWORD", GO_PASSWORD)
+    text = go_bot_with(password=None, password_env='"CGOS_TEST_PASSWORD"', port="1919", player='"random"',
+                       overhead="0.5", games="3")
+    (entry,) = load(write(tmp_path, text)).bots
+    bot = entry.bot
+    assert (bot.host, bot.port, bot.player, bot.overhead, bot.games, entry.games) == ("127.0.0.1", 1919, "random",
+                                                                                       0.5, 3, 3)
+    assert bot.password == GO_PASSWORD and isinstance(bot.overhead, float)
+
+
+def test_go_and_twilight_bots_side_by_side(tmp_path):
+    settings = load(write(tmp_path, GOOD_BOT + "\n" + go_bot_with(player='"random"')))
+    assert [(b.game, b.bot.name) for b in settings.bots] == [("twilight", "alpha"), ("go", "cgos-bot")]
+
+
+BAD_GO = [
+    ("missing-host", go_bot_with(host=None), ["bot[0]", "missing key 'host'"]),
+    ("empty-host", go_bot_with(host='""'), ["bot[0]", "host=''", "must not be empty"]),
+    ("missing-name", go_bot_with(name=None), ["bot[0]", "missing key 'name'"]),
+    ("short-name", go_bot_with(name='"ab"'), ["bot[0]", "name must be 3-18 characters", "'ab'"]),
+    ("name-with-space", go_bot_with(name='"my bot"'), ["bot[0]", "name must be 3-18 characters"]),
+    ("bad-password", go_bot_with(password='"a b"'), ["bot[0]", "password must be 3-16 characters"]),
+    ("password-not-a-string", go_bot_with(password="1234"), ["bot[0]", "password must be a string"]),
+    ("no-password", go_bot_with(password=None), ["bot[0]", "give exactly one of password and password_env"]),
+    ("two-passwords", go_bot_with(password_env='"X"'), ["bot[0]", "give exactly one of password and password_env"]),
+    ("unset-env", go_bot_with(password=None, password_env='"BOTS_SURELY_UNSET_VAR"'),
+     ["bot[0]", "password_env names 'BOTS_SURELY_UNSET_VAR', which is not set"]),
+    ("port-zero", go_bot_with(port="0"), ["bot[0]", "port=0", "is not a TCP port"]),
+    ("port-string", go_bot_with(port='"6809"'), ["bot[0]", "port must be int"]),
+    ("unknown-key", go_bot_with(move_time="2.0"), ["bot[0]", "unknown key 'move_time' for go"]),
+    ("unknown-player", go_bot_with(player='"nosuch"'), ["bot[0]", "unknown go player 'nosuch'"]),
+    ("unknown-option", go_bot_with(player='"random"', params="{ depth = 3 }"),
+     ["bot[0]", "player 'random' has no option 'depth'"]),
+    ("negative-overhead", go_bot_with(overhead="-1"), ["bot[0]", "overhead=-1", "must be >= 0"]),
+    ("negative-games", go_bot_with(games="-2"), ["bot[0]", "games=-2", "must be >= 0"]),
+]
+
+
+@pytest.mark.parametrize("text, words", [(t, w) for _, t, w in BAD_GO], ids=[i for i, _, _ in BAD_GO])
+def test_malformed_go_bot_is_rejected_without_showing_the_password(tmp_path, text, words, monkeypatch):
+    monkeypatch.delenv("BOTS_SURELY_UNSET_VAR", raising=False)
+    path = write(tmp_path, text)
+    with pytest.raises(SettingsError) as info:
+        load(path)
+    message = str(info.value)
+    assert message.startswith(f"{path}: bot[0]: "), message
+    for word in words:
+        assert word in message, f"{word!r} not in {message!r}"
+    assert GO_PASSWORD not in message and "'a b'" not in message  # neither password is echoed
+    assert "\n" not in message
