@@ -26,7 +26,7 @@ import uvloop
 from . import log as logsetup
 from .players import PlayerError, make_player, player_table
 
-GAMES = ("twilight", "gopher", "dodo")
+GAMES = ("twilight", "gopher", "dodo", "go")
 GND = ("gopher", "dodo")
 
 
@@ -87,6 +87,10 @@ def _shower(render=None):
 
 
 def cmd_play(args: argparse.Namespace) -> int:
+    if args.game == "go":
+        from .go import commands as go
+
+        return go.play(args)
     if args.game in GND:
         from .gnd import commands
 
@@ -129,6 +133,10 @@ def cmd_play(args: argparse.Namespace) -> int:
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
+    if args.game == "cgos":
+        from .go import commands as go
+
+        return go.serve(args)
     if args.game == "gnd":
         from .gnd import commands
 
@@ -165,6 +173,14 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
 
 def cmd_arena(args: argparse.Namespace) -> int:
+    if args.game == "go":  # a side may be an external GTP engine: go parses its own sides
+        from .go import commands as go
+
+        return go.arena(args)
+    try:
+        args.a, args.b = player_spec(args.a), player_spec(args.b)
+    except argparse.ArgumentTypeError as exc:
+        raise UsageFailure(str(exc)) from None
     if args.game in GND:
         from .gnd import commands
 
@@ -206,6 +222,10 @@ def cmd_arena(args: argparse.Namespace) -> int:
 
 
 def cmd_bench(args: argparse.Namespace) -> int:
+    if args.game == "go":
+        from .go import commands as go
+
+        return go.bench(args)
     if args.game in GND:
         from .gnd import commands
 
@@ -214,6 +234,12 @@ def cmd_bench(args: argparse.Namespace) -> int:
 
     print(bench(args.maps, args.players, args.time))
     return 0
+
+
+def cmd_gtp(args: argparse.Namespace) -> int:
+    from .go import commands as go
+
+    return go.gtp(args)
 
 
 def cmd_daemon(args: argparse.Namespace) -> int:
@@ -283,11 +309,12 @@ def _count(text: str) -> int:
     return value
 
 
-COMMANDS = ("play", "serve", "arena", "bench", "daemon", "demo")
+COMMANDS = ("play", "serve", "arena", "bench", "gtp", "daemon", "demo")
 PLAY_EPILOG = """examples:
   bots play twilight --host 127.0.0.1 --port 5555 --name towelie
   bots play twilight --player expecti:max_depth=5 127.0.0.1 5555
   bots play gopher --server http://localhost:8080/ --group 12 --name toto --password totovelo --games 4
+  bots play go --cgos yss-aya.com:6809 --name bots-mcts --password secret --games 0
 """
 
 
@@ -308,29 +335,36 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--port", type=_port, default=None, help="twilight: the server's port")
     p.add_argument("--server", default=None, help="gopher/dodo: the gnd server's URL, e.g. http://localhost:8080/")
     p.add_argument("--group", type=int, default=0, help="gopher/dodo: the group number sent to /register")
-    p.add_argument("--password", default=None, help="gopher/dodo: the group's password (or $BOTS_GND_PASSWORD)")
-    p.add_argument("--games", type=int, default=1, help="gopher/dodo: games to play, 0 = forever (1)")
+    p.add_argument("--cgos", default=None, metavar="HOST:PORT", help="go: the CGOS server (9x9: yss-aya.com:6809)")
+    p.add_argument("--password", default=None,
+                   help="gopher/dodo: the group's password (or $BOTS_GND_PASSWORD); go: the CGOS password"
+                        " (or $BOTS_CGOS_PASSWORD)")
+    p.add_argument("--games", type=int, default=1, help="gopher/dodo/go: games to play, 0 = forever (1)")
     p.add_argument("--name", default="bots", help="the name sent to the server (gnd: Members)")
     p.add_argument("--player", type=player_spec, default=None,
-                   help="NAME or NAME:key=value,... (default: expecti; gopher/dodo: the best for the game)")
+                   help="NAME or NAME:key=value,... (default: expecti; gopher/dodo: the best for the game;"
+                        " go: mcts)")
     p.add_argument("--param", action="append", default=[], metavar="KEY=VALUE", help="a player option (repeatable)")
     p.add_argument("--move-time", type=_positive, default=2.0, help="twilight: the server's seconds per move (2)")
     p.add_argument("--overhead", type=float, default=None,
-                   help="seconds kept back per move for the network (twilight 0.3, gnd 0.1)")
+                   help="seconds kept back per move for the network (twilight 0.3, gnd 0.1, go 0.2)")
     p.add_argument("--workers", type=_count, default=None, help="search processes (default: all cores)")
     p.add_argument("--show", action="store_true", help="draw the board before each of our moves")
     p.add_argument("address", nargs="*", metavar="HOST PORT", help="the course convention: server last")
     p.set_defaults(func=cmd_play)
 
-    s = sub.add_parser("serve", help="run our server (official semantics): twilight or gnd (Gopher/Dodo)")
-    s.add_argument("game", choices=("twilight", "gnd"))
+    s = sub.add_parser("serve", help="run our server (official semantics): twilight, gnd (Gopher/Dodo) or cgos (Go)")
+    s.add_argument("game", choices=("twilight", "gnd", "cgos"))
     s.add_argument("--map", default=None, help="twilight: a map file (official XML) or a shipped map name")
     s.add_argument("--host", default="127.0.0.1")
-    s.add_argument("--port", type=_port, default=None, help="twilight 5555, gnd 8080; 0 picks a free port")
+    s.add_argument("--port", type=_port, default=None, help="twilight 5555, gnd 8080, cgos 6809; 0 picks a free port")
     s.add_argument("--game", dest="gnd_game", choices=GND, default=None, help="gnd: the game played")
-    s.add_argument("--size", type=int, default=6, help="gnd: the hexagon's side (6)")
-    s.add_argument("--time", type=_positive, default=None, help="gnd: each player's clock (180 gopher, 360 dodo)")
-    s.add_argument("--random", action="store_true", help="gnd: pair every client with a random player")
+    s.add_argument("--size", type=int, default=None, help="gnd: the hexagon's side (6); cgos: the board (9)")
+    s.add_argument("--time", type=_positive, default=None,
+                   help="gnd: each player's clock (180 gopher, 360 dodo); cgos: seconds per side (300)")
+    s.add_argument("--komi", type=float, default=None, help="cgos: komi (7.0, as CGOS 9x9); arena go: 7.5")
+    s.add_argument("--random", action="store_true",
+                   help="gnd: pair every client with a random player; cgos: play random moves against a lone client")
     s.add_argument("--rcolor", choices=("red", "blue"), default=None,
                    help="gnd: the random player's colour (default: alternate)")
     s.add_argument("--layout", default="gnd", help="gnd: Dodo starting layout, gnd or steere (gnd)")
@@ -344,12 +378,15 @@ def build_parser() -> argparse.ArgumentParser:
 
     a = sub.add_parser("arena", help="a match between two players through our server")
     a.add_argument("game", choices=GAMES)
-    a.add_argument("--a", type=player_spec, required=True, metavar="PLAYER", help=f"NAME[:k=v,...] ({players})")
-    a.add_argument("--b", type=player_spec, required=True, metavar="PLAYER")
+    a.add_argument("--a", required=True, metavar="PLAYER",
+                   help=f"NAME[:k=v,...] ({players}); go: also gtp:COMMAND, an external GTP engine")
+    a.add_argument("--b", required=True, metavar="PLAYER")
     a.add_argument("--maps", nargs="+", default=None, help="twilight: maps (default: every shipped map)")
-    a.add_argument("--games", type=_count, default=None, help="twilight: games per map (10); gnd: games (10)")
-    a.add_argument("--move-time", type=_positive, default=None, help="twilight: seconds per move (0.5)")
-    a.add_argument("--size", type=int, default=6, help="gnd: the hexagon's side (6)")
+    a.add_argument("--games", type=_count, default=None, help="twilight: games per map (10); gnd, go: games (10)")
+    a.add_argument("--move-time", type=_positive, default=None, help="seconds per move (twilight 0.5, go 2)")
+    a.add_argument("--size", type=int, default=None, help="gnd: the hexagon's side (6); go: the board (9)")
+    a.add_argument("--komi", type=float, default=None, help="go: komi (7.5)")
+    a.add_argument("--sgf", default=None, metavar="DIR", help="go: write one SGF file per game here")
     a.add_argument("--time", type=_positive, default=None,
                    help="gnd: each player's clock per game (the tournament's / 10: gopher 18, dodo 36)")
     a.add_argument("--layout", default="gnd", help="gnd: Dodo starting layout (gnd)")
@@ -368,8 +405,15 @@ def build_parser() -> argparse.ArgumentParser:
     b.add_argument("--maps", nargs="+", default=None, help="twilight: maps")
     b.add_argument("--sizes", nargs="+", type=int, default=[4, 6], help="gnd: board sizes (4 6)")
     b.add_argument("--players", nargs="+", default=None, help="(twilight: alphabeta expecti; gnd: alphabeta mcts)")
-    b.add_argument("--time", type=_positive, default=None, help="seconds per position (twilight 2, gnd 1)")
+    b.add_argument("--time", type=_positive, default=None, help="seconds per position (twilight 2, gnd 1, go 2)")
     b.set_defaults(func=cmd_bench)
+
+    g = sub.add_parser("gtp", help="a GTP engine on stdin/stdout (for gogui, twogtp, GNU Go matches, ...)")
+    g.add_argument("game", choices=("go",))
+    g.add_argument("--player", type=player_spec, default=None, help="NAME or NAME:key=value,... (mcts)")
+    g.add_argument("--param", action="append", default=[], metavar="KEY=VALUE", help="a player option (repeatable)")
+    g.add_argument("--workers", type=_count, default=None, help="search processes (default: all cores)")
+    g.set_defaults(func=cmd_gtp)
 
     d = sub.add_parser("daemon", help="run every bot of a config file")
     d.add_argument("--config", required=True, help="a TOML file (see config/bots.toml)")
@@ -415,7 +459,11 @@ DEFAULTS = {
     ("play", "twilight"): {"player": ("expecti", ()), "overhead": 0.3},
     ("play", "gnd"): {"overhead": 0.1},
     ("arena", "twilight"): {"overhead": 0.15, "move_time": 0.5, "games": 10},
-    ("arena", "gnd"): {"overhead": 0.1, "games": 10},
+    ("arena", "gnd"): {"overhead": 0.1, "games": 10, "size": 6},
+    ("arena", "go"): {"games": 10, "move_time": 2.0, "size": 9, "komi": 7.5},
+    ("serve", "gnd"): {"size": 6},
+    ("serve", "cgos"): {"size": 9, "komi": 7.0, "time": 300.0},
+    ("bench", "go"): {"time": 2.0},
     ("bench", "twilight"): {"players": ["alphabeta", "expecti"], "time": 2.0},
     ("bench", "gnd"): {"players": ["alphabeta", "mcts"], "time": 1.0},
 }

@@ -94,20 +94,29 @@ def build(count: int, plies: int, seconds: float, komi: float = 7.5, log=print) 
     from .mcts import MCTS
 
     positions: dict[str, str] = {}
+    replies: list[int] = []  # White's answers to Black's first move, best first
     out_lines = []
     for i in range(count):
         state, line = empty(9, komi), []
         for ply in range(plies):
             key, perm = canonical(state)
-            if key in positions:
+            if ply == 1 and replies:
+                move = replies[min(i, len(replies) - 1)]
+            elif key in positions:
                 move = perm.index(parse_point(positions[key], 9))
             else:
                 result = MCTS(use_book=False, seed=1000 * i + ply).choose(state, None, Budget(seconds))
-                ranked = sorted(result.votes, key=lambda mv: -mv[1])
-                move = ranked[min(i, len(ranked) - 1)][0] if ply == 1 else result.move
+                move = result.move
                 if move == PASS:
                     break
                 positions[key] = point_name(perm[move], 9)
+                if ply == 1:  # distinct answers (not mirror images of one another), best first
+                    seen: set[str] = set()
+                    for m, _ in sorted(result.votes, key=lambda mv: -mv[1]):
+                        image = canonical(state.play(m))[0]
+                        if m != PASS and image not in seen:
+                            seen.add(image)
+                            replies.append(m)
             line.append(point_name(move, 9))
             state = state.play(move)
             log(f"line {i + 1}/{count} ply {ply + 1}/{plies}: {line[-1]}")

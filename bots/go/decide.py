@@ -7,12 +7,14 @@ event loop, calls the player directly.
 
 from __future__ import annotations
 
+import asyncio
+import dataclasses
 import random
 from typing import Any
 
 from search.budget import Budget
 
-from ..players import think
+from ..players import player_table, think
 from ..runner import MoveReport, SearchRunner
 from .board import State, point_name
 from .players import random_move
@@ -41,15 +43,36 @@ def move_seconds(state: State, time_left: float | None = None, per_move: float |
     return max(MIN_SECONDS, seconds - overhead)
 
 
+def merge(reports: list[MoveReport]) -> MoveReport:
+    """One report from the workers that searched the same position (root parallelism): the
+    move with the most visits summed over the workers that voted, their nodes added up."""
+    voted = [r for r in reports if r.votes and r.fallback is None]
+    if len(reports) == 1 or not voted:
+        return next((r for r in reports if r.fallback is None), reports[0])
+    totals: dict[int, int] = {}
+    for r in voted:
+        for move, visits in r.votes:
+            totals[move] = totals.get(move, 0) + visits
+    best = max(totals, key=totals.__getitem__)
+    return dataclasses.replace(voted[0], move=best, nodes=sum(r.nodes for r in voted),
+                               used=max(r.used for r in reports), late_by=max(r.late_by for r in reports),
+                               votes=tuple(sorted(totals.items())))
+
+
 async def decide(runner: SearchRunner, player: str, params: tuple, state: State, budget: Budget,
                  context: dict | None = None, log: Any = None) -> tuple[int, MoveReport]:
     """Our move for `state` (a point or PASS), always legal, and what the search did.
 
     A random legal non-eye move is computed first as the fallback (sent if the worker is late,
-    dies or raises), and a move the search returns is checked against our rules.
+    dies or raises), and a move the search returns is checked against our rules.  A player
+    whose class says `parallel = True` (mcts) searches in every worker and the votes are
+    merged; the others use one worker.
     """
     fallback = random_move(state, random.Random(state.key()))
-    report = await runner.run(think, "go", player, params, state, context, budget=budget, fallback=fallback)
+    parts = runner.workers if getattr(player_table("go")[player], "parallel", False) else 1
+    reports = await asyncio.gather(*(runner.run(think, "go", player, params, state, context, budget=budget,
+                                                fallback=fallback) for _ in range(parts)))
+    report = merge(reports)
     move = report.move
     if not state.is_legal(move):
         if log is not None:

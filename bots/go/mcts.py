@@ -56,20 +56,23 @@ def to_kernel(state: State) -> tuple[np.ndarray, np.ndarray]:
     return B, S
 
 
-def reply_between(before: State, after: State) -> int | None:
-    """The single move that leads from `before` to `after`, or None if there is none."""
-    if before.size != after.size or after.to_move == before.to_move:
+def two_moves_between(before: State, after: State) -> tuple[int, int] | None:
+    """The moves (ours, theirs) that lead from `before` to `after`, or None if no two do.
+    (Our move is found on the board, theirs is `after.last`; the merged vote of several
+    workers may not be the move this worker preferred, so it is not remembered.)"""
+    if before.size != after.size or after.to_move != before.to_move or after.last is None:
         return None
-    if after.last is not None:
-        candidates = [after.last]
-    else:
-        candidates = [p for p in range(len(after.board))
-                      if after.board[p] == before.to_move and not before.board[p]] or [PASS]
-    for move in candidates[:1]:
-        if before.is_legal(move):
-            nxt = before.play(move)
-            if nxt.board == after.board and nxt.passes == after.passes and nxt.ko == after.ko:
-                return move
+    me = before.to_move
+    ours = [p for p in range(len(after.board)) if after.board[p] == me and not before.board[p]]
+    for m1 in ours or [PASS]:
+        if not before.is_legal(m1):
+            continue
+        mid = before.play(m1)
+        if not mid.is_legal(after.last):
+            continue
+        nxt = mid.play(after.last)
+        if nxt.board == after.board and nxt.passes == after.passes and nxt.ko == after.ko:
+            return m1, after.last
     return None
 
 
@@ -88,7 +91,6 @@ class MCTS:
 
     _tree: tuple | None = field(default=None, init=False, repr=False)
     _root_state: State | None = field(default=None, init=False, repr=False)
-    _played: int | None = field(default=None, init=False, repr=False)
 
     def __post_init__(self) -> None:
         if self.capacity < 10_000:
@@ -144,7 +146,6 @@ class MCTS:
             move = max(votes, key=lambda mv: mv[1])[0]
             ch = K.child_of(I, root, padded(move, size))
             value = float(V[K.VW, ch] / V[K.VN, ch]) if V[K.VN, ch] else 0.5
-        self._played = move
         return SearchResult(move, value, 0, done, time.monotonic() - start, tuple(votes))
 
     def _wins_now(self, state: State) -> bool:
@@ -154,17 +155,15 @@ class MCTS:
     def _root_for(self, state: State):
         """The tree for `state`: the old one re-rooted if it leads here, else a new one."""
         old, self._root_state = self._root_state, state
-        if self.reuse and self._tree is not None and old is not None and self._played is not None \
-                and old.komi == state.komi and old.size == state.size:
-            V, I, meta = self._tree
-            mine = K.child_of(I, int(meta[1]), padded(self._played, old.size))
-            if mine >= 0 and old.is_legal(self._played):
-                reply = reply_between(old.play(self._played), state)
-                if reply is not None:
-                    node = K.child_of(I, mine, padded(reply, state.size))
-                    if node >= 0 and meta[0] < 0.6 * V.shape[1]:
-                        meta[1] = node
-                        return self._tree
+        if self.reuse and self._tree is not None and old is not None and old.komi == state.komi:
+            moves = two_moves_between(old, state)
+            if moves is not None:
+                V, I, meta = self._tree
+                mine = K.child_of(I, int(meta[1]), padded(moves[0], state.size))
+                node = K.child_of(I, mine, padded(moves[1], state.size)) if mine >= 0 else -1
+                if node >= 0 and meta[0] < 0.6 * V.shape[1]:
+                    meta[1] = node
+                    return self._tree
         self._tree = K.new_tree(self.capacity)
         return self._tree
 
