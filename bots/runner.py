@@ -73,6 +73,8 @@ class SearchRunner:
         self._ctx = multiprocessing.get_context("forkserver")
         self._ctx.set_forkserver_preload(PRELOAD)
         self._pool: ProcessPoolExecutor | None = None
+        self._warming: ProcessPoolExecutor | None = None  # a rebuilt pool not ready yet
+        self._warm_task: asyncio.Task | None = None
         self._background: set[asyncio.Task] = set()
 
     async def __aenter__(self) -> "SearchRunner":
@@ -98,13 +100,23 @@ class SearchRunner:
         log.info("pool ready", workers=self.workers, pids=sorted(set(pids)),
                  seconds=round(time.monotonic() - t0, 3))
 
+    async def _warm_rebuilt(self, pool: ProcessPoolExecutor) -> None:
+        try:
+            await self._warm(pool)
+        except BrokenProcessPool:
+            pass  # killed by a later rebuild, or broken: the next search rebuilds it
+        finally:
+            if self._warming is pool:
+                self._warming = None
+
     def _rebuild(self, broken: ProcessPoolExecutor) -> None:
         """Kill a pool whose worker is late or dead and start a fresh one in the background."""
         if self._pool is not broken:
             return  # another session already rebuilt it
         self.kill()
-        self._pool = self._new_pool()
-        task = asyncio.get_running_loop().create_task(self._warm(self._pool))
+        self._pool = self._warming = self._new_pool()
+        task = asyncio.get_running_loop().create_task(self._warm_rebuilt(self._pool))
+        self._warm_task = task
         self._background.add(task)
         task.add_done_callback(self._background.discard)
 
@@ -139,6 +151,17 @@ class SearchRunner:
         if self._pool is None:
             await self.start()
         pool = self._pool
+        if pool is self._warming and self._warm_task is not None:
+            # Its workers are still starting: wait for them within the budget, or else send the
+            # fallback without killing them (a late search here would only rebuild it again).
+            try:
+                await asyncio.wait_for(asyncio.shield(self._warm_task), max(0.0, budget.remaining()))
+            except (asyncio.TimeoutError, BrokenProcessPool):
+                reason = "pool still warming up after a rebuild"
+                log.error("search skipped, sending the fallback move", reason=reason)
+                used = time.monotonic() - budget.start
+                return MoveReport(fallback, budget.seconds, used, 0, 0, max(0.0, used - budget.seconds), reason)
+            pool = self._pool
         loop = asyncio.get_running_loop()
         reason = None
         rebuild = True

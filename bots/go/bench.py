@@ -17,7 +17,8 @@ from search.budget import Budget
 from . import kernel as K
 from .alphabeta import AlphaBeta
 from .board import Board, empty, from_moves
-from .mcts import MCTS, to_kernel, warm
+from .mcts import MCTS, to_kernel
+from .players import warm
 
 MIDDLE = ["E5", "E4", "D4", "D5", "C5", "F4", "D6", "F5", "E6", "F6", "C4", "D3", "C3", "F7", "G3", "E7"]
 

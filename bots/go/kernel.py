@@ -22,8 +22,17 @@ eye and, for strings of two stones or more, is not a self-atari; a pass when not
 
 from __future__ import annotations
 
+import os
+import tempfile
+
 import numpy as np
-from numba import njit
+
+# Compiled kernels are cached next to this file; where that is read-only (a system install,
+# a container's non-root user) they go to a temporary directory instead of failing.
+if "NUMBA_CACHE_DIR" not in os.environ and not os.access(os.path.dirname(__file__), os.W_OK):
+    os.environ["NUMBA_CACHE_DIR"] = os.path.join(tempfile.gettempdir(), "bots-numba-cache")
+
+from numba import njit  # noqa: E402  (after the cache directory is chosen)
 
 EMPTY, BLACK, WHITE, EDGE = 0, 1, 2, 3
 PASS = -1

@@ -191,9 +191,3 @@ class MCTS:
                 out.append((move, int(V[K.VN, ch])))
         return out
 
-
-def warm() -> None:
-    """Compile (or load from the cache) every kernel a search uses: call it at process start."""
-    from .board import empty
-
-    MCTS(capacity=10_000, use_book=False, seed=1).choose(empty(9), None, Budget(10.0, nodes=200))

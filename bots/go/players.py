@@ -14,7 +14,7 @@ from search.budget import Budget, SearchResult
 
 from .board import PASS, Board, State
 from .alphabeta import AlphaBeta
-from .mcts import MCTS, warm  # noqa: F401  (warm: the runner compiles the kernels at start)
+from .mcts import MCTS
 
 
 def random_move(state: State, rng: random.Random) -> int:
@@ -42,3 +42,15 @@ class Random:
 
 
 PLAYERS = {"random": Random, "alphabeta": AlphaBeta, "mcts": MCTS}
+
+
+def warm() -> None:
+    """Compile (or load from the disk cache) every kernel the players use; the runner calls
+    it in each worker at start, so no move pays for it."""
+    import time
+
+    from .board import empty
+
+    state = empty(9)
+    MCTS(capacity=10_000, use_book=False, seed=1).choose(state, None, Budget(10.0, nodes=200))
+    AlphaBeta(seed=1)._search(state.play(40), 2, time.monotonic() + 10.0)
