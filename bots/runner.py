@@ -27,7 +27,7 @@ from search.budget import Budget, SearchResult
 
 log = structlog.get_logger("bots.runner")
 
-PRELOAD = ["search.minimax", "bots.players"]
+PRELOAD = ["search.minimax", "bots.players", "bots.go.prewarm"]
 
 
 def _warm() -> int:

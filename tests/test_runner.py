@@ -6,6 +6,7 @@ import time
 
 
 from bots.players import think
+from bots.runner import SearchRunner
 from bots.twilight.maps import load_map
 from bots.twilight.players import greedy_action
 from bots.twilight.rules import is_legal
@@ -69,3 +70,26 @@ async def test_search_that_raises_gets_the_fallback_and_keeps_the_pool(runner):
     report = await runner.run(raises, budget=Budget(0.5), fallback="fallback")
     assert report.move == "fallback" and "RuntimeError" in report.fallback
     assert (await runner.run(quick, budget=Budget(1.0), fallback="fallback")).move == "ok"
+
+
+async def test_a_slow_rebuild_is_waited_for_not_killed_again(monkeypatch):
+    """After a late search the pool is rebuilt.  Searches that arrive while its workers are
+    still starting wait for them within their budget and then fall back, without killing
+    them again (which used to cascade: every later move was a fallback)."""
+    from concurrent.futures import ProcessPoolExecutor
+
+    def slow_pool(self):  # every worker takes 0.6 s to start: more than a 0.3 s budget + grace
+        return ProcessPoolExecutor(self.workers, mp_context=self._ctx, initializer=time.sleep, initargs=(0.6,))
+
+    monkeypatch.setattr(SearchRunner, "_new_pool", slow_pool)
+    async with SearchRunner(1, grace=0.1) as runner:
+        first = await runner.run(ignores_deadline, 5.0, budget=Budget(0.2), fallback="fallback")
+        assert first.fallback == "worker late"
+        reasons = []
+        for _ in range(30):
+            report = await runner.run(quick, budget=Budget(0.3), fallback="fallback")
+            reasons.append(report.fallback)
+            if report.fallback is None:
+                break
+    assert reasons[-1] is None and report.move == "ok", reasons
+    assert "worker late" not in reasons, reasons  # no search was sent to a pool that was not ready
