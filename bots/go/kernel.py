@@ -261,7 +261,7 @@ def libs_after(B, S, p, c, enough):
     """Liberties the string of p would have after c plays there, counted up to `enough`
     (a capture counts as `enough`).  For self-atari tests: 1 means self-atari."""
     w = np.int64(S[WIDTH])
-    seen = np.empty(8, np.int32)
+    seen = np.empty(max(enough, 4), np.int32)
     n = 0
     for d in (1, -1, w, -w):
         y = p + d

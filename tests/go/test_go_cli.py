@@ -1,0 +1,266 @@
+"""The Go commands of `bots` (bots/cli.py, bots/go/commands.py): arena, gtp, play (CGOS),
+serve cgos, bench, and their help and errors.
+
+Commands run in-process through `bots.cli.main` where that is enough (exit code, stdout,
+stderr), and as subprocesses where a real process matters: the GTP engine's stdout must carry
+GTP only, `bots play go` plays a whole game against our CGOS server running in the test's
+event loop, and `bots serve cgos` is a server a raw client connects to.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import structlog
+
+from bots.cli import main
+from bots.go.cgos_server import CgosServer
+from bots.go.sgf import parse_moves
+
+ROOT = Path(__file__).resolve().parents[2]
+FAKE = str(Path(__file__).with_name("fake_gtp_engine.py"))
+BOTS = [sys.executable, "-m", "bots.cli"]
+
+
+def run_main(argv: list[str], capsys) -> tuple[int, str, str]:
+    """`bots.cli.main(argv)` in-process: (exit code, stdout, stderr).  main() points structlog
+    at the (captured) stderr of the moment; the previous set-up is restored afterwards, so
+    later log lines do not go to a closed capture stream."""
+    saved = structlog.get_config()
+    processors = list(saved["processors"])
+    try:
+        code = main(argv)
+    finally:
+        structlog.configure(processors=processors, wrapper_class=saved["wrapper_class"],
+                            logger_factory=saved["logger_factory"], context_class=saved["context_class"],
+                            cache_logger_on_first_use=saved["cache_logger_on_first_use"])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+# -- arena ------------------------------------------------------------------------------------
+
+def test_arena_random_against_random_writes_sgf_and_json(tmp_path, capsys):
+    sgf, records = tmp_path / "sgf", tmp_path / "games.jsonl"
+    code, out, err = run_main(["arena", "go", "--a", "random", "--b", "random", "--games", "2",
+                               "--move-time", "0.05", "--sgf", str(sgf), "--json", str(records),
+                               "--workers", "1"], capsys)
+    assert code == 0, err[-2000:]
+    assert "A = random" in out and "B = random" in out
+    assert "2 games, 9x9, komi 7.5, 0.05 s per move" in out
+    assert "game 1/2: black A white B" in out and "game 2/2: black B white A" in out
+    total = next(line for line in out.splitlines() if line.startswith("TOTAL"))
+    assert total.split()[1] == "2"  # the report's games column
+    files = sorted(sgf.glob("*.sgf"))
+    assert len(files) == 2
+    lines = records.read_text().splitlines()
+    assert len(lines) == 2
+    for i, line in enumerate(lines):
+        record = json.loads(line)
+        assert record["game_number"] == i
+        assert record["end"] in ("two passes", "max moves") and record["violations"] == []
+        assert record["result"][:2] in ("B+", "W+")
+        assert Path(record["sgf"]).exists()
+        size, komi, moves = parse_moves(Path(record["sgf"]).read_text())
+        assert (size, komi, moves) == (9, 7.5, record["moves"])
+
+
+def test_arena_against_an_external_gtp_engine(tmp_path, capsys):
+    records = tmp_path / "games.jsonl"
+    code, out, err = run_main(["arena", "go", "--a", "random", "--b", f"gtp:{sys.executable} {FAKE} good",
+                               "--games", "2", "--move-time", "0.05", "--json", str(records), "--workers", "1",
+                               "--size", "7"], capsys)
+    assert code == 0, err[-2000:]
+    assert f"B = {sys.executable} {FAKE} good" in out
+    assert "2 games, 7x7" in out
+    games = [json.loads(line) for line in records.read_text().splitlines()]
+    assert len(games) == 2
+    assert [g["players"] for g in games] == [{"black": "A", "white": "B"}, {"black": "B", "white": "A"}]
+    for g in games:
+        assert g["violations"] == [] and g["size"] == 7 and g["moves"]
+
+
+@pytest.mark.parametrize("a, b, words", [
+    ("nobody", "random", ["side A", "nobody"]),
+    ("random", "mcts:playouts=lots", ["side B", "mcts.playouts"]),
+    ("random", "random:colour=red", ["side B", "no option", "colour"]),
+    ("random", "alphabeta:depth", ["side B", "key=value"]),
+    ("gtp:/no/such/engine --gtp", "random", ["side A", "/no/such/engine", "not found"]),
+    ("random", "gtp:", ["side B", "empty"]),
+    ("random", "", ["side B", "empty"]),
+])
+def test_arena_bad_sides_exit_2_with_a_message(a, b, words, capsys):
+    code, out, err = run_main(["arena", "go", "--a", a, "--b", b, "--games", "1", "--workers", "1"], capsys)
+    assert code == 2 and out == ""  # nothing was played
+    assert err.startswith("bots: error: ")
+    for word in words:
+        assert word in err
+    assert "Traceback" not in err
+
+
+def test_arena_engine_that_dies_at_once_loses_by_forfeit(capsys):
+    # an executable that exists but is no GTP engine: it exits at once
+    code, out, err = run_main(["arena", "go", "--a", "random", "--b", "gtp:/bin/false", "--games", "1",
+                               "--move-time", "0.05", "--workers", "1"], capsys)
+    if code == 2:  # the engine died before its start was confirmed
+        assert "cannot run the engine" in err
+    else:  # or during the game setup: B (White in game 1) forfeits, Black (A) wins
+        assert code == 0, err[-2000:]
+        assert "game 1/1: black A white B B+Forfeit (forfeit, 0 moves)" in out
+
+
+# -- gtp ----------------------------------------------------------------------------------------
+
+def test_gtp_engine_subprocess_speaks_gtp_only():
+    proc = subprocess.run(BOTS + ["gtp", "go", "--player", "random", "--workers", "1"],
+                          input="1 protocol_version\n2 name\nquit\n", capture_output=True, text=True,
+                          timeout=120, cwd=ROOT, check=False)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    blocks = proc.stdout.split("\n\n")
+    assert blocks[0] == "=1 2"
+    assert blocks[1].startswith("=2 ")
+    assert blocks[2].rstrip() == "=" and blocks[3] == ""  # quit: an empty success ("= ")
+    assert len(blocks) == 4  # nothing but the three answers
+
+
+def test_gtp_with_a_bad_player_exits_2(capsys):
+    code, _, err = run_main(["gtp", "go", "--player", "nobody", "--workers", "1"], capsys)
+    assert code == 2 and "nobody" in err
+    code, _, err = run_main(["gtp", "go", "--player", "mcts", "--param", "heavy=perhaps"], capsys)
+    assert code == 2 and "mcts.heavy" in err
+    code, _, err = run_main(["gtp", "go", "--param", "heavy"], capsys)
+    assert code == 2 and "key=value" in err
+
+
+# -- play (CGOS) --------------------------------------------------------------------------------
+
+def test_play_go_needs_a_cgos_address_and_a_password(monkeypatch, capsys):
+    monkeypatch.delenv("BOTS_CGOS_PASSWORD", raising=False)
+    code, _, err = run_main(["play", "go", "--name", "tester", "--password", "pw123"], capsys)
+    assert code == 2 and "--cgos HOST:PORT" in err
+    for bad in ("nohost", "host:", ":6809", "host:port", "host:70000", "host:0"):
+        code, _, err = run_main(["play", "go", "--cgos", bad, "--name", "tester", "--password", "pw123"], capsys)
+        assert code == 2 and "is not HOST:PORT" in err, bad
+    code, _, err = run_main(["play", "go", "--cgos", "127.0.0.1:6809", "--name", "tester"], capsys)
+    assert code == 2 and "--password" in err and "BOTS_CGOS_PASSWORD" in err
+    code, _, err = run_main(["play", "go", "--cgos", "127.0.0.1:6809", "--name", "x", "--password", "pw123"],
+                            capsys)
+    assert code == 2 and "name" in err  # too short for CGOS
+    code, _, err = run_main(["play", "go", "--cgos", "127.0.0.1:6809", "--name", "tester", "--password", "pw123",
+                             "--player", "nobody"], capsys)
+    assert code == 2 and "nobody" in err
+    monkeypatch.setenv("BOTS_CGOS_PASSWORD", "a b")  # from the environment: checked too
+    code, _, err = run_main(["play", "go", "--cgos", "127.0.0.1:6809", "--name", "tester"], capsys)
+    assert code == 2 and "a b" not in err  # the password is never echoed
+
+
+async def test_play_go_plays_one_game_on_our_cgos_server(tmp_path):
+    server = CgosServer(random_opponent=True, main_time=20, pair_delay=0.1)
+    port = await server.start()
+    env = {k: v for k, v in os.environ.items() if k != "BOTS_CGOS_PASSWORD"}
+    try:
+        proc = await asyncio.create_subprocess_exec(
+            *BOTS, "--log-format", "json", "play", "go", "--cgos", f"127.0.0.1:{port}", "--name", "tester",
+            "--password", "pw123", "--games", "1", "--player", "random", "--workers", "1",
+            stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE, cwd=ROOT, env=env)
+        try:
+            out, err = await asyncio.wait_for(proc.communicate(), 120)
+        except TimeoutError:
+            proc.kill()
+            await proc.wait()
+            raise
+    finally:
+        await server.close()
+    stderr = err.decode(errors="replace")
+    assert proc.returncode == 0, stderr[-3000:]
+    assert len(server.records) == 1
+    record = server.records[0]
+    assert "tester" in record["players"].values() and "server-random" in record["players"].values()
+    assert record["result"][1:2] == "+" and "Illegal" not in record["result"] and "Time" not in record["result"]
+    assert "pw123" not in stderr and b"pw123" not in out  # never logged
+
+
+# -- serve cgos ---------------------------------------------------------------------------------
+
+async def test_serve_cgos_greets_a_client_and_pairs_it_with_the_random_player():
+    proc = await asyncio.create_subprocess_exec(
+        *BOTS, "--log-format", "json", "serve", "cgos", "--port", "0", "--random", "--time", "30",
+        stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE, cwd=ROOT)
+    writer = None
+    try:
+        port = None
+        while port is None:
+            line = await asyncio.wait_for(proc.stderr.readline(), 60)
+            assert line, "the server exited before listening"
+            try:
+                event = json.loads(line)
+            except ValueError:
+                continue
+            if "listening" in str(event.get("event", "")):
+                port = event["port"]
+        assert isinstance(port, int) and port > 0
+        reader, writer = await asyncio.open_connection("127.0.0.1", port)
+        greeting = (await asyncio.wait_for(reader.readline(), 10)).decode()
+        assert greeting.split()[0] == "protocol"
+        writer.write(b"e1 test client\n")
+        assert (await asyncio.wait_for(reader.readline(), 10)).decode().strip() == "username"
+        writer.write(b"tester\n")
+        assert (await asyncio.wait_for(reader.readline(), 10)).decode().strip() == "password"
+        writer.write(b"pw123\n")
+        setup = (await asyncio.wait_for(reader.readline(), 10)).decode().split()
+        assert setup[:3] == ["setup", "1", "9"]  # game 1 on 9x9 against the server's random player
+        assert any("tester" in word for word in setup) and any("server-random" in word for word in setup)
+    finally:
+        if writer is not None:
+            writer.close()
+        proc.terminate()
+        await asyncio.wait_for(proc.wait(), 10)
+    assert proc.returncode is not None
+
+
+# -- bench ---------------------------------------------------------------------------------------
+
+def test_bench_go_prints_the_table(capsys):
+    code, out, err = run_main(["bench", "go", "--time", "0.2"], capsys)
+    assert code == 0, err[-2000:]
+    lines = out.splitlines()
+    assert lines[0] == "Go speed on one core, 0.2 s per row (9x9, komi 7.5)"
+    assert lines[1].split() == ["what", "position", "per", "second", "unit", "vs", "Python"]
+    rows = lines[2:]
+    labels = [("playouts, pure Python (reference)", "empty"), ("playouts, kernel light", "empty"),
+              ("playouts, kernel heavy", "empty"), ("mcts iterations (1 worker)", "empty"),
+              ("alphabeta nodes (depth", "empty"), ("mcts iterations (1 worker)", "middle"),
+              ("alphabeta nodes (depth", "middle")]
+    assert len(rows) == len(labels)
+    for row, (label, position) in zip(rows, labels):
+        assert row.startswith(label) and position in row.split()
+    for row in rows[:3]:
+        assert row.endswith("x") and "playouts/s" in row
+    assert rows[0].split()[-1] == "1.0x"
+    for row in rows[3:]:
+        rate = row.split("/s")[0].split()[-2]
+        assert float(rate.replace(",", "")) > 0
+
+
+# -- help ---------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("argv, options", [
+    (["gtp", "--help"], ["--player", "--param", "--workers", "go"]),
+    (["play", "--help"], ["--cgos", "--password", "--games", "--name", "--player", "--overhead", "go"]),
+    (["serve", "--help"], ["cgos", "--port", "--random", "--komi", "--time", "--size"]),
+    (["arena", "--help"], ["--a", "--b", "gtp:", "--games", "--move-time", "--sgf", "--json", "--komi", "--size"]),
+    (["bench", "--help"], ["--time", "go"]),
+])
+def test_help_of_the_go_commands(argv, options, capsys):
+    with pytest.raises(SystemExit) as info:
+        main(argv)
+    assert info.value.code == 0
+    out = capsys.readouterr().out
+    for option in options:
+        assert option in out, option
