@@ -6,6 +6,8 @@
     bots serve twilight --map FILE --port P     our referee with the official semantics
     bots arena twilight --a P --b P --maps ...  a match between two players, with a report
     bots bench twilight                         search speed and depth per player and map
+    bots gtp go [--player mcts]                 a Go engine speaking GTP on stdin/stdout
+    bots play go --cgos HOST:PORT --name N      play 9x9 Go on a CGOS server
     bots daemon --config FILE                   every bot of a TOML file, concurrently
 
 Exit codes: 0 done, 1 a failure while running (e.g. server unreachable), 2 bad input

@@ -43,8 +43,9 @@ def test_shipped_config_loads():
     assert settings.workers == 2
     assert settings.grace == pytest.approx(0.1)
     assert settings.log_format == "auto" and settings.log_level == "info"
-    assert [b.bot.name for b in settings.bots] == ["towelie", "seed000", "gopher12"]
-    towelie, seed000, gopher = settings.bots
+    assert [b.bot.name for b in settings.bots] == ["towelie", "seed000", "gopher12", "bots-go9"]
+    towelie, seed000, gopher, go = settings.bots
+    assert go.game == "go" and (go.bot.host, go.bot.port, go.bot.player) == ("127.0.0.1", 6809, "mcts")
     assert all(isinstance(b, BotSettings) and b.game == "twilight" for b in (towelie, seed000))
     assert gopher.game == "gopher" and gopher.bot.group == 12 and gopher.bot.player is None
     assert gopher.bot.password == "change-me" and "change-me" not in repr(gopher)
