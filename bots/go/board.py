@@ -175,38 +175,19 @@ def _strings(size: int, board: bytes) -> _Strings:
     return _Strings(tuple(of), tuple(colours), tuple(stones), tuple(libs), tuple(hashes), total)
 
 
-def area_of(board, nbrs) -> tuple[int, int]:
-    """(black, white) area of `board` (bytes or a list of colours): stones plus empty regions
-    that touch only that colour.  One-point regions, the common case at the end of a
-    playout, are counted without a flood fill."""
-    area = [0, 0, 0]
-    done = None
+def owners(board, nbrs) -> list[int]:
+    """The owner of every point of `board` (bytes or a list of colours): a stone's colour, or
+    for an empty region the one colour that touches it (EMPTY if it touches both or none)."""
+    out = list(board)
+    done = bytearray(len(board))
     for p, k in enumerate(board):
-        if k:
-            area[k] += 1
+        if k or done[p]:
             continue
-        seen = 0
-        lone = True
-        for y in nbrs[p]:
-            ky = board[y]
-            if ky:
-                seen |= ky
-            else:
-                lone = False
-                break
-        if lone:
-            if seen == BLACK or seen == WHITE:
-                area[seen] += 1
-            continue
-        if done is None:
-            done = bytearray(len(board))
-        if done[p]:
-            continue
+        region, todo, seen = [], [p], 0
         done[p] = 1
-        todo, region, seen = [p], 0, 0
         while todo:
             x = todo.pop()
-            region += 1
+            region.append(x)
             for y in nbrs[x]:
                 ky = board[y]
                 if ky:
@@ -215,8 +196,15 @@ def area_of(board, nbrs) -> tuple[int, int]:
                     done[y] = 1
                     todo.append(y)
         if seen == BLACK or seen == WHITE:
-            area[seen] += region
-    return area[BLACK], area[WHITE]
+            for x in region:
+                out[x] = seen
+    return out
+
+
+def area_of(board, nbrs) -> tuple[int, int]:
+    """(black, white) area of `board`: stones plus empty regions that touch only that colour."""
+    own = owners(board, nbrs)
+    return own.count(BLACK), own.count(WHITE)
 
 
 @lru_cache(maxsize=1024)

@@ -61,6 +61,7 @@ from .board import (
     IllegalMove,
     State,
     empty,
+    owners,
     point_name,
     render,
 )
@@ -78,33 +79,6 @@ class Failure(Exception):
 
 
 # -- dead stones ------------------------------------------------------------------------------
-
-def owners(colours, nbrs) -> list[int]:
-    """Owner of every point of a board: the stone's colour, or for an empty region the one
-    colour that touches it (EMPTY when it touches both or none)."""
-    n = len(colours)
-    out = list(colours)
-    done = bytearray(n)
-    for p in range(n):
-        if colours[p] or done[p]:
-            continue
-        region, todo, seen = [], [p], 0
-        done[p] = 1
-        while todo:
-            x = todo.pop()
-            region.append(x)
-            for y in nbrs[x]:
-                k = colours[y]
-                if k:
-                    seen |= k
-                elif not done[y]:
-                    done[y] = 1
-                    todo.append(y)
-        owner = seen if seen in (BLACK, WHITE) else 0
-        for x in region:
-            out[x] = owner
-    return out
-
 
 def dead_stones(state: State, playouts: int = DEAD_PLAYOUTS, seed: int = 0) -> list[int]:
     """The stones (sorted points) whose point ends up owned by the opponent in more than half

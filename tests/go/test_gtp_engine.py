@@ -19,7 +19,8 @@ from hypothesis import strategies as st
 import bots
 from bots.go.board import BLACK, PASS, WHITE, from_diagram, parse_point, render
 from bots.go.decide import DEFAULT_SECONDS, OVERHEAD, move_seconds
-from bots.go.gtp_engine import Engine, TimeSettings, dead_stones, owners, serve
+from bots.go.board import owners
+from bots.go.gtp_engine import Engine, TimeSettings, dead_stones, serve
 from bots.players import PlayerError
 from bots.runner import MoveReport
 from protocol.gtp import (
