@@ -16,8 +16,9 @@ with the full rules.  The pure-Python `bots.go.board.Board` implements the same 
 the oracle these kernels are tested against.
 
 Playouts ("heavy" as in MoGo/michi): answer the last move first (capture a string it left
-in atari, save our own string it put in atari), then a random legal move that fills no own
-eye and, for strings of two stones or more, is not a self-atari; a pass when nothing is left.
+in atari, save our own string it put in atari), else play a 3x3 pattern move next to it
+(hane, cut, edge shapes), else a random legal move that fills no own eye and, for strings of
+two stones or more, is not a self-atari; a pass when nothing is left.
 """
 
 from __future__ import annotations
@@ -58,6 +59,52 @@ PRIOR_EMPTY_AREA = 10.0
 PRIOR_PASS_LOSSES = 20.0
 PROB_ANSWER = 0.9  # playouts: how often the answer to the last move is tried
 PROB_REJECT_SELFATARI = 0.9
+PROB_PATTERN = 0.9  # playouts: how often a 3x3 pattern move next to the last move is tried
+PRIOR_PATTERN = 10.0
+
+# 3x3 patterns around an empty point (the centre, the move), after MoGo's hand-made patterns
+# (Gelly, Wang, Munos, Teytaud, "Modification of UCT with patterns in Monte-Carlo Go", 2006,
+# figure 2: hane, cut and edge shapes).  X = the mover's stone, O = the opponent's, . = empty,
+# # = off the board, ? = anything, x = not X, o = not O.  Matched in all 8 orientations and
+# with the colours swapped.
+PATTERNS = (
+    ("XOX", "...", "???"),  # hane: enclosing hane
+    ("XO.", "...", "?.?"),  # hane: non-cutting hane
+    ("XO?", "X..", "x.?"),  # hane: magari
+    (".O.", "X..", "..."),  # hane: diagonal attachment
+    ("XO?", "O.o", "?o?"),  # cut: unprotected cut
+    ("XO?", "O.X", "???"),  # cut: peeped cut
+    ("?X?", "O.O", "ooo"),  # cut: de
+    ("OX?", "o.O", "???"),  # cut: keima
+    ("X.?", "O.?", "##?"),  # edge: chase
+    ("OX?", "X.O", "###"),  # edge: block side cut
+    ("?X?", "x.O", "###"),  # edge: block side connection
+    ("?XO", "x.x", "###"),  # edge: sagari
+    ("?OX", "X.O", "###"),  # edge: cut
+)
+# the 8 neighbours in code order: N, NE, E, SE, S, SW, W, NW as (row, col) in a pattern
+_RING = ((0, 1), (0, 2), (1, 2), (2, 2), (2, 1), (2, 0), (1, 0), (0, 0))
+_ALLOWED = {"X": (1,), "O": (2,), ".": (0,), "#": (3,), "?": (0, 1, 2, 3), "x": (0, 2, 3), "o": (0, 1, 3)}
+
+
+def _pattern_table() -> np.ndarray:
+    """table[code] = 1 if the 8 neighbours (2 bits each: 0 empty, 1 mover, 2 opponent, 3 edge,
+    in _RING order) match a pattern in some orientation."""
+    table = np.zeros(1 << 16, np.uint8)
+    swap = str.maketrans("XOxo", "OXox")  # a point the opponent wants is one we want too
+    for rows in PATTERNS + tuple(tuple(r.translate(swap) for r in rows) for rows in PATTERNS):
+        grid = [list(r) for r in rows]
+        for _ in range(4):
+            grid = [list(r) for r in zip(*grid[::-1])]  # rotate
+            for g in (grid, [r[::-1] for r in grid]):  # and mirror
+                codes = [0]
+                for i, (r, c) in enumerate(_RING):
+                    codes = [code | (v << (2 * i)) for code in codes for v in _ALLOWED[g[r][c]]]
+                table[codes] = 1
+    return table
+
+
+PATTERN_TABLE = _pattern_table()
 
 
 # -- the board ---------------------------------------------------------------------------------
@@ -363,6 +410,44 @@ def seed(value):
 
 
 @njit(cache=True)
+def pattern_code(B, S, p, c):
+    """The 3x3 neighbourhood of p seen by c, as PATTERN_TABLE's index."""
+    w = np.int64(S[WIDTH])
+    code = 0
+    i = 0
+    for d in (-w, -w + 1, 1, w + 1, w, w - 1, -1, -w - 1):  # N NE E SE S SW W NW (row 0 is the top)
+        k = B[COL, p + d]
+        v = 3 if k == EDGE else 0 if k == EMPTY else 1 if k == c else 2
+        code |= v << (2 * i)
+        i += 1
+    return code
+
+
+@njit(cache=True)
+def matches_pattern(B, S, p, c):
+    return PATTERN_TABLE[pattern_code(B, S, p, c)] != 0
+
+
+@njit(cache=True)
+def _pattern_move(B, S, c):
+    """A random empty neighbour of the last move that matches a 3x3 pattern for c, is legal,
+    fills no own eye and is not a self-atari; -1 if none."""
+    last = S[LAST]
+    if last < 0:
+        return -1
+    w = np.int64(S[WIDTH])
+    found = np.empty(8, np.int64)
+    n = 0
+    for d in (-w, -w + 1, 1, w + 1, w, w - 1, -1, -w - 1):
+        p = last + d
+        if B[COL, p] == EMPTY and matches_pattern(B, S, p, c) and is_legal(B, S, p, c) \
+                and not is_eye(B, S, p, c) and libs_after(B, S, p, c, 2) >= 2:
+            found[n] = p
+            n += 1
+    return found[np.random.randint(n)] if n else -1
+
+
+@njit(cache=True)
 def _answer_last(B, S, c):
     """A move answering the last move: capture an enemy string next to it that is in atari,
     or save our string it put in atari (extend if that gains liberties, or capture a
@@ -431,6 +516,8 @@ def playout(B, S, komi, amaf, max_moves, heavy):
         p = -1
         if heavy and np.random.random() < PROB_ANSWER:
             p = _answer_last(B, S, c)
+        if heavy and p < 0 and np.random.random() < PROB_PATTERN:
+            p = _pattern_move(B, S, c)
         if p < 0:
             p = random_move(B, S, c, heavy)
         if p >= 0 and amaf[p] == 0:
@@ -518,6 +605,9 @@ def _priors(B, S, p, c):
             break
     if libs == 1 and not captured:
         pn += PRIOR_SELFATARI
+    if matches_pattern(B, S, p, c):
+        pn += PRIOR_PATTERN
+        pw += PRIOR_PATTERN
     last = S[LAST]
     if last >= 0:
         dist = _distance(S, p, last)

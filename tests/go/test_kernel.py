@@ -575,3 +575,51 @@ def test_mcts_kernel_captures_a_big_group_in_atari():
     children = root_children(I, meta)
     best = max(children, key=lambda ch: V[K.VN, ch])
     assert unpadded(int(I[K.IMOVE, best]), 9) == capture
+
+
+# -- 3x3 patterns ---------------------------------------------------------------------------------
+
+def test_pattern_table_matches_every_orientation_and_both_colours():
+    from bots.go.board import from_diagram, parse_point
+
+    hane = """
+    .........
+    .........
+    .........
+    ...XOX...
+    .........
+    .........
+    .........
+    .........
+    .........
+    """  # E5 under the O between two X: MoGo's enclosing hane for X
+    rows = [line.strip() for line in hane.strip().splitlines()]
+    for turn in range(4):
+        for mirror in (False, True):
+            grid = [list(r) for r in rows]
+            for _ in range(turn):
+                grid = [list(r) for r in zip(*grid[::-1])]
+            if mirror:
+                grid = [r[::-1] for r in grid]
+            for swap in (False, True):
+                text = "\n".join("".join(r) for r in grid)
+                if swap:
+                    text = text.translate(str.maketrans("XO", "OX"))
+                state = from_diagram(text)
+                B, S = to_kernel(state)
+                # the two empty points on either side of the O, off the X stones' line
+                o = next(p for p in range(81) if state.board[p] == (1 if swap else 2))
+                targets = [q for q in state_neighbours(o) if not state.board[q]
+                           and all(state.board[y] != (2 if swap else 1) for y in state_neighbours(q))]
+                assert len(targets) == 2
+                hits = [q for q in targets if K.matches_pattern(B, S, padded(q, 9), 2 if swap else 1)]
+                assert hits, (turn, mirror, swap)
+    empty_state = from_diagram("\n".join(["." * 9] * 9))
+    B, S = to_kernel(empty_state)
+    assert not K.matches_pattern(B, S, padded(parse_point("E5"), 9), 1)  # nothing around: no pattern
+
+
+def state_neighbours(p, size=9):
+    r, c = divmod(p, size)
+    return [(r + dr) * size + c + dc for dr, dc in ((1, 0), (-1, 0), (0, 1), (0, -1))
+            if 0 <= r + dr < size and 0 <= c + dc < size]
