@@ -26,7 +26,7 @@ import structlog
 import uvloop
 
 from . import log as logsetup
-from .players import PlayerError, make_player, player_table
+from .players import PlayerError, make_player, parse_spec, player_table
 
 GAMES = ("twilight", "gopher", "dodo", "go")
 GND = ("gopher", "dodo")
@@ -38,14 +38,11 @@ class UsageFailure(Exception):
 
 def player_spec(text: str) -> tuple[str, tuple]:
     """'expecti' or 'expecti:max_depth=5,max_groups=2' -> (name, sorted params)."""
-    name, _, rest = text.partition(":")
-    params = {}
-    for pair in filter(None, (p.strip() for p in rest.split(","))):
-        key, sep, value = pair.partition("=")
-        if not sep or not key:
-            raise argparse.ArgumentTypeError(f"player option {pair!r} is not key=value")
-        params[key.strip()] = value.strip()
-    return name.strip(), tuple(sorted(params.items()))
+    try:
+        name, params = parse_spec(text)
+    except PlayerError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+    return name, tuple(sorted(params.items()))
 
 
 def _checked_player(game: str, spec: tuple[str, tuple], extra: Sequence[str] = ()) -> tuple[str, tuple]:

@@ -60,6 +60,22 @@ def _convert(kind: Any, raw: Any, where: str) -> Any:
     return str(raw)
 
 
+def parse_spec(text: str) -> tuple[str, dict[str, str]]:
+    """'expecti' or 'expecti:max_depth=5,max_groups=2' -> (name, options as strings), for the
+    CLI and the course drop-ins' $BOTS_PLAYER; PlayerError naming a bad part."""
+    name, _, rest = text.partition(":")
+    name = name.strip()
+    if not name:
+        raise PlayerError(f"player {text!r} names no player")
+    params: dict[str, str] = {}
+    for pair in filter(None, (p.strip() for p in rest.split(","))):
+        key, sep, value = pair.partition("=")
+        if not sep or not key.strip():
+            raise PlayerError(f"player option {pair!r} is not key=value")
+        params[key.strip()] = value.strip()
+    return name, params
+
+
 def make_player(game: str, name: str, params: dict[str, Any] | None = None) -> Any:
     """The player `name` of `game` with `params` (strings or TOML values) applied."""
     table = player_table(game)

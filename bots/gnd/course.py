@@ -22,7 +22,7 @@ import structlog
 
 from search.budget import Budget
 
-from ..players import make_player
+from ..players import make_player, parse_spec
 from .games import default_player, rules
 from .players import quick_move
 from .session import plan
@@ -49,9 +49,7 @@ def _player_from_env(game: str, size: int) -> Any:
     spec = os.environ.get("BOTS_PLAYER", "").strip()
     if not spec:
         return make_player(game, default_player(game, size))
-    name, _, rest = spec.partition(":")
-    params = dict(pair.split("=", 1) for pair in rest.split(",") if "=" in pair)
-    return make_player(game, name.strip(), params)
+    return make_player(game, *parse_spec(spec))
 
 
 def initialize(game: str, state: list, player: int, hex_size: int, total_time: float) -> Environment:

@@ -41,7 +41,7 @@ import structlog
 
 from search.budget import Budget
 
-from ..players import make_player
+from ..players import make_player, parse_spec
 from .board import BLACK, PASS, WHITE, State, empty, geometry, parse_point, point_name
 from .decide import move_seconds
 from .players import random_move
@@ -56,21 +56,6 @@ ULTRA_LEFT, ULTRA_SECONDS = 10.0, 0.05  # and its "ultra critical mode"
 NORMAL, CRITICAL, ULTRA = "normal", "critical", "ultra critical"
 
 _now = time.monotonic  # the clock getPlayerMove is charged by (tests replace it)
-
-
-def parse_player_spec(text: str) -> tuple[str, dict[str, str]]:
-    """'mcts' or 'mcts:key=value,...' -> (name, options); ValueError naming a bad part."""
-    name, _, rest = text.partition(":")
-    name = name.strip()
-    if not name:
-        raise ValueError(f"BOTS_PLAYER {text!r} names no player")
-    params: dict[str, str] = {}
-    for pair in filter(None, (p.strip() for p in rest.split(","))):
-        key, sep, value = pair.partition("=")
-        if not sep or not key.strip():
-            raise ValueError(f"BOTS_PLAYER option {pair!r} is not key=value")
-        params[key.strip()] = value.strip()
-    return name, params
 
 
 def _total_seconds() -> float:
@@ -155,7 +140,7 @@ class myPlayer:  # noqa: N801 - the name the course's referee imports
     def __init__(self) -> None:
         _ensure_logging()
         spec = os.environ.get("BOTS_PLAYER", "").strip() or DEFAULT_PLAYER
-        self.player_name, self.params = parse_player_spec(spec)
+        self.player_name, self.params = parse_spec(spec)
         self.total_seconds = _total_seconds()
         self._new_player()  # a bad name or option raises here, naming it
         self._rng = random.Random()

@@ -22,6 +22,7 @@ import structlog
 from structlog.testing import capture_logs
 
 from bots.go import course
+from bots.players import parse_spec
 from bots.go import players as go_players
 from bots.go.board import BLACK, PASS, WHITE, State, empty, from_moves, parse_point, point_name, setup
 from bots.go.decide import move_seconds
@@ -489,15 +490,15 @@ def test_time_outside_get_player_move_is_not_charged(env, monkeypatch):
     (" random : seed = 3 , ", ("random", {"seed": "3"})),
     ("mcts:a=1,b=x=y", ("mcts", {"a": "1", "b": "x=y"})),
 ])
-def test_parse_player_spec(text, expected):
-    assert course.parse_player_spec(text) == expected
+def test_parse_spec(text, expected):
+    assert parse_spec(text) == expected
 
 
 @pytest.mark.parametrize(("text", "named"), [(":seed=1", "names no player"), ("random:seed", "'seed'"),
                                              ("random:=3", "'=3'")])
-def test_parse_player_spec_errors(text, named):
+def test_parse_spec_errors(text, named):
     with pytest.raises(ValueError, match=named):
-        course.parse_player_spec(text)
+        parse_spec(text)
 
 
 @pytest.mark.parametrize(("spec", "named"), [("nosuch", "nosuch"), ("random:depth=3", "depth"),
