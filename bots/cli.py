@@ -114,7 +114,7 @@ def cmd_play(args: argparse.Namespace) -> int:
         raise UsageFailure(str(exc)) from None
 
     async def main() -> int:
-        async with SearchRunner(args.workers) as runner:
+        async with SearchRunner(args.workers, games=["twilight"]) as runner:
             try:
                 games = await play(bot, runner, on_state=_shower() if args.show else None)
             except ProtocolError as exc:
@@ -208,7 +208,7 @@ def cmd_arena(args: argparse.Namespace) -> int:
                   f" ({record['reason']}, {record['plies']} plies)", flush=True)
 
     async def main() -> list[dict]:
-        async with SearchRunner(args.workers) as runner:
+        async with SearchRunner(args.workers, games=["twilight"]) as runner:
             return await run_arena(a, b, maps, args.games, args.move_time, args.overhead, runner,
                                    parallel=args.parallel, max_plies=args.max_plies, seed=args.seed,
                                    on_game=note, on_state=_shower() if args.show else None)
@@ -263,7 +263,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
           f" {args.move_time} s per move. A plays vampires (V).", flush=True)
 
     async def main() -> list[dict]:
-        async with SearchRunner(args.workers) as runner:
+        async with SearchRunner(args.workers, games=["twilight"]) as runner:
             return await run_arena(us, them, [args.map], 1, args.move_time, args.overhead, runner,
                                    on_state=_shower())
 

@@ -79,7 +79,7 @@ async def keep_playing(entry: BotSettings, runner: SearchRunner, backoff: Backof
 async def run(settings: Settings) -> int:
     """Run every bot until they finish or a signal arrives; the exit code."""
     loop = asyncio.get_running_loop()
-    runner = SearchRunner(settings.workers, settings.grace)
+    runner = SearchRunner(settings.workers, settings.grace, games={b.game for b in settings.bots})
     tasks: list[asyncio.Task] = []
     signals = 0
 

@@ -19,7 +19,7 @@ import time
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any, Callable, Iterable
 
 import structlog
 
@@ -27,26 +27,23 @@ from search.budget import Budget, SearchResult
 
 log = structlog.get_logger("bots.runner")
 
-PRELOAD = ["search.minimax", "bots.players", "bots.go.prewarm"]
+PRELOAD = ["search.minimax", "bots.players", "bots.prewarm"]
+WARM_ENV = "BOTS_WARM_GAMES"  # the games whose kernels the forkserver compiles (bots.prewarm)
 
 
-def _warm() -> int:
+def _warm(games: tuple[str, ...]) -> int:
     """Runs once per worker at pool start: imports (and a game's `warm()`, if its players
-    module has one) are paid for here, not on a move.
+    module has one) are paid for here, not on a move.  Only the games this process plays
+    are warmed: a Twilight bot does not wait for Go's kernels to compile.
 
     The cyclic garbage collector is switched off in workers: searches keep tables of
     hundreds of thousands of objects, and a full collection over them paused a move by
     up to 0.1 s (measured).  Search structures hold no reference cycles, so reference
     counting alone frees them.
     """
-    import importlib
+    from bots.prewarm import warm_games
 
-    from bots.players import GAMES
-
-    for module in GAMES.values():
-        warm = getattr(importlib.import_module(module), "warm", None)
-        if warm is not None:
-            warm()  # e.g. Go's numba kernels: compiled or loaded here, not on a move's clock
+    warm_games(games)  # e.g. Go's numba kernels: compiled or loaded here, not on a move's clock
     gc.freeze()
     gc.disable()
     return os.getpid()
@@ -67,9 +64,18 @@ class MoveReport:
 
 
 class SearchRunner:
-    def __init__(self, workers: int | None = None, grace: float = 0.1) -> None:
+    def __init__(self, workers: int | None = None, grace: float = 0.1,
+                 games: Iterable[str] | None = None) -> None:
+        """`games`: the games this process will search (default: every game); only their
+        kernels are compiled at start."""
+        from bots.players import GAMES
+
         self.workers = workers or os.cpu_count() or 1
         self.grace = grace
+        self.games = tuple(sorted(set(games))) if games is not None else tuple(sorted(GAMES))
+        # Read by bots.prewarm in the forkserver, which is started (once per process) by the
+        # first pool; the workers' own warm-up covers a later runner with other games.
+        os.environ[WARM_ENV] = ",".join(self.games)
         self._ctx = multiprocessing.get_context("forkserver")
         self._ctx.set_forkserver_preload(PRELOAD)
         self._pool: ProcessPoolExecutor | None = None
@@ -95,8 +101,11 @@ class SearchRunner:
     async def _warm(self, pool: ProcessPoolExecutor) -> None:
         t0 = time.monotonic()
         loop = asyncio.get_running_loop()
+        log.info("starting the search workers", workers=self.workers, games=list(self.games),
+                 note="the first start after an install compiles the kernels (Go: about 20 s)")
         # Submitting `workers` jobs at once makes the executor start every process now.
-        pids = await asyncio.gather(*(loop.run_in_executor(pool, _warm) for _ in range(self.workers)))
+        pids = await asyncio.gather(*(loop.run_in_executor(pool, _warm, self.games)
+                                      for _ in range(self.workers)))
         log.info("pool ready", workers=self.workers, pids=sorted(set(pids)),
                  seconds=round(time.monotonic() - t0, 3))
 

@@ -53,7 +53,7 @@ def play(args: argparse.Namespace) -> int:
         raise UsageFailure(str(exc)) from None
 
     async def main() -> int:
-        async with SearchRunner(args.workers) as runner:
+        async with SearchRunner(args.workers, games=[args.game]) as runner:
             try:
                 summaries = await play_games(bot, runner, on_state=shower() if args.show else None)
             except (Refused, ProtocolError) as exc:
@@ -122,7 +122,7 @@ def arena(args: argparse.Namespace) -> int:
                   f"{record['plies']} plies, clocks {record['clock']})", flush=True)
 
     async def main() -> list[dict]:
-        async with SearchRunner(args.workers) as runner:
+        async with SearchRunner(args.workers, games=[args.game]) as runner:
             return await run_arena(a, b, args.game, args.size, args.games, clock, runner,
                                    parallel=args.parallel, layout=args.layout, overhead=args.overhead,
                                    on_game=note, on_state=shower() if args.show else None)

@@ -59,7 +59,7 @@ def play(args: argparse.Namespace) -> int:
         raise UsageFailure(str(exc)) from None
 
     async def main() -> int:
-        async with SearchRunner(args.workers) as runner:
+        async with SearchRunner(args.workers, games=["go"]) as runner:
             played = await keep_playing(BotSettings("go", bot, args.games), runner)
         return 0 if played or not args.games else 1
 
@@ -115,7 +115,7 @@ def arena(args: argparse.Namespace) -> int:
               f" {time.monotonic() - started:.0f} s", flush=True)
 
     async def main() -> list[dict]:
-        async with SearchRunner(args.workers) as runner:
+        async with SearchRunner(args.workers, games=["go"]) as runner:
             return await run_arena(a, b, args.games, runner, size=size, komi=args.komi, per_move=args.move_time,
                                    sgf_dir=args.sgf, on_record=note)
 

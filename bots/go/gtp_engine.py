@@ -585,7 +585,7 @@ async def _run(player: str, params: tuple, workers: int, superko: str, in_fd: in
     # The pool is warm before the first command is read: a search queued behind a worker's
     # start-up would be late, and SearchRunner would then rebuild the pool, possibly again
     # and again (test_runner_recovers_from_a_slow_rebuild in tests/go/test_gtp_engine.py).
-    async with SearchRunner(workers) as runner:
+    async with SearchRunner(workers, games=["go"]) as runner:
         engine = Engine(runner, player, params, superko, log)
         reader, writer, keep = await _stdio(in_fd, out_fd)
         log.info("gtp engine ready", player=player, params=dict(engine.params), workers=workers)

@@ -23,15 +23,11 @@ two stones or more, is not a self-atari; a pass when nothing is left.
 
 from __future__ import annotations
 
-import os
-import tempfile
-
 import numpy as np
 
-# Compiled kernels are cached next to this file; where that is read-only (a system install,
-# a container's non-root user) they go to a temporary directory instead of failing.
-if "NUMBA_CACHE_DIR" not in os.environ and not os.access(os.path.dirname(__file__), os.W_OK):
-    os.environ["NUMBA_CACHE_DIR"] = os.path.join(tempfile.gettempdir(), "bots-numba-cache")
+from bots.cache import configure_numba
+
+configure_numba()  # compiled kernels go to the per-user cache, never into the package
 
 from numba import njit  # noqa: E402  (after the cache directory is chosen)
 
