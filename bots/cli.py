@@ -8,6 +8,7 @@
     bots bench twilight                         search speed and depth per player and map
     bots gtp go [--player mcts]                 a Go engine speaking GTP on stdin/stdout
     bots play go --cgos HOST:PORT --name N      play 9x9 Go on a CGOS server
+    bots maps generate W H HOMES [--seed N]     a fair random Twilight map (official XML)
     bots daemon --config FILE                   every bot of a TOML file, concurrently
 
 Exit codes: 0 done, 1 a failure while running (e.g. server unreachable), 2 bad input
@@ -308,7 +309,7 @@ def _count(text: str) -> int:
     return value
 
 
-COMMANDS = ("play", "serve", "arena", "bench", "gtp", "daemon", "demo")
+COMMANDS = ("play", "serve", "arena", "bench", "gtp", "daemon", "demo", "maps")
 PLAY_EPILOG = """examples:
   bots play twilight --host 127.0.0.1 --port 5555 --name towelie
   bots play twilight --player expecti:max_depth=5 127.0.0.1 5555
@@ -426,6 +427,10 @@ def build_parser() -> argparse.ArgumentParser:
     m.add_argument("--overhead", type=float, default=0.15)
     m.add_argument("--workers", type=_count, default=None)
     m.set_defaults(func=cmd_demo)
+
+    from .twilight import mapgen
+
+    mapgen.add_parser(sub)  # bots maps generate ...: mapgen.cmd_maps
     return parser
 
 
