@@ -230,9 +230,12 @@ def cmd_bench(args: argparse.Namespace) -> int:
         from .gnd import commands
 
         return commands.bench(args)
-    from .twilight.bench import bench
+    from .twilight.bench import bench, scaling
 
-    print(bench(args.maps, args.players, args.time))
+    if args.scaling:
+        print(scaling(args.players, args.time))
+    else:
+        print(bench(args.maps, args.players, args.time))
     return 0
 
 
@@ -342,7 +345,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--games", type=int, default=1, help="gopher/dodo/go: games to play, 0 = forever (1)")
     p.add_argument("--name", default="bots", help="the name sent to the server (gnd: Members)")
     p.add_argument("--player", type=player_spec, default=None,
-                   help="NAME or NAME:key=value,... (default: expecti; gopher/dodo: the best for the game;"
+                   help="NAME or NAME:key=value,... (default: planner; gopher/dodo: the best for the game;"
                         " go: mcts)")
     p.add_argument("--param", action="append", default=[], metavar="KEY=VALUE", help="a player option (repeatable)")
     p.add_argument("--move-time", type=_positive, default=2.0, help="twilight: the server's seconds per move (2)")
@@ -404,8 +407,11 @@ def build_parser() -> argparse.ArgumentParser:
     b.add_argument("game", choices=GAMES)
     b.add_argument("--maps", nargs="+", default=None, help="twilight: maps")
     b.add_argument("--sizes", nargs="+", type=int, default=[4, 6], help="gnd: board sizes (4 6)")
-    b.add_argument("--players", nargs="+", default=None, help="(twilight: alphabeta expecti; gnd: alphabeta mcts)")
+    b.add_argument("--players", nargs="+", default=None, help="(twilight: alphabeta expecti planner; gnd: alphabeta mcts)")
     b.add_argument("--time", type=_positive, default=None, help="seconds per position (twilight 2, gnd 1, go 2)")
+    b.add_argument("--scaling", action="store_true",
+                   help="twilight: depth and latency on generated 10x10, 20x20, 30x30 maps with 10, 25, 40 camps "
+                        "(the players of --players)")
     b.set_defaults(func=cmd_bench)
 
     g = sub.add_parser("gtp", help="a GTP engine on stdin/stdout (for gogui, twogtp, GNU Go matches, ...)")
@@ -421,7 +427,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     m = sub.add_parser("demo", help="a local match on our referee, drawn in the terminal")
     m.add_argument("--map", default="map8")
-    m.add_argument("--player", type=player_spec, default=("expecti", ()))
+    m.add_argument("--player", type=player_spec, default=("planner", ()))
     m.add_argument("--opponent", type=player_spec, default=("greedy", ()))
     m.add_argument("--move-time", type=_positive, default=0.5)
     m.add_argument("--overhead", type=float, default=0.15)
@@ -460,7 +466,7 @@ def parse_args(argv: Sequence[str]) -> argparse.Namespace:
 
 # Defaults that depend on the game (None in the parser means "the game's default").
 DEFAULTS = {
-    ("play", "twilight"): {"player": ("expecti", ()), "overhead": 0.3},
+    ("play", "twilight"): {"player": ("planner", ()), "overhead": 0.3},
     ("play", "gnd"): {"overhead": 0.1},
     ("arena", "twilight"): {"overhead": 0.15, "move_time": 0.5, "games": 10},
     ("arena", "gnd"): {"overhead": 0.1, "games": 10, "size": 6},
@@ -468,7 +474,7 @@ DEFAULTS = {
     ("serve", "gnd"): {"size": 6},
     ("serve", "cgos"): {"size": 9, "komi": 7.0, "time": 300.0},
     ("bench", "go"): {"time": 2.0},
-    ("bench", "twilight"): {"players": ["alphabeta", "expecti"], "time": 2.0},
+    ("bench", "twilight"): {"players": ["alphabeta", "expecti", "planner"], "time": 2.0},
     ("bench", "gnd"): {"players": ["alphabeta", "mcts"], "time": 1.0},
 }
 

@@ -13,7 +13,7 @@
     game = "twilight"
     host = "127.0.0.1"
     port = 5555
-    player = "expecti"
+    player = "planner"
     params = { max_depth = 4 }
     move_time = 2.0      # the server's limit per move
     overhead = 0.3       # kept back for the network
@@ -117,7 +117,7 @@ def _bot(table: Any, where: str) -> BotSettings:
                 name=_get(table, "name", str, where),
                 host=_get(table, "host", str, where),
                 port=_get(table, "port", int, where, check=lambda p: 1 <= p <= 65535, explain="is not a TCP port"),
-                player=_get(table, "player", str, where, "expecti"),
+                player=_get(table, "player", str, where, "planner"),
                 params=tuple(sorted(params.items())),
                 move_time=float(_get(table, "move_time", (int, float), where, 2.0, lambda v: v > 0, "must be positive")),
                 overhead=float(_get(table, "overhead", (int, float), where, 0.3, lambda v: v >= 0, "must be >= 0")),

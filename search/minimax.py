@@ -9,6 +9,8 @@ The algorithm knows nothing of any game.  A model supplies the game:
     model.maximizing(state)       -> True when the root player is to move
     model.key(state)              -> hashable transposition key
     model.bound(state)            -> B with every value of the subtree inside [-B, B]
+    model.risk(state, [(p, v)])   -> optional: the value of a chance node from its outcomes'
+                                     exact values (e.g. the expectation less a risk premium)
 
 Deterministic actions (one outcome) are plain alpha-beta.  Chance nodes use Ballard's
 Star1 pruning, which needs the value bound B.  The search owns its deadline: it checks
@@ -39,6 +41,9 @@ class _Search:
         self.node_cap = node_cap
         self.nodes = 0
         self.table: dict = {}
+        # Optional model.risk(state, [(p, value), ...]) -> value of a chance node; without it
+        # the value is the expectation, searched with Star1 pruning.
+        self.risk = getattr(model, "risk", None)
 
     def tick(self) -> None:
         self.nodes += 1
@@ -98,6 +103,8 @@ class _Search:
             return self.value(outs[0][1], depth, alpha, beta)
         bound = self.model.bound(state)
         lo, hi = -bound, bound
+        if self.risk is not None:  # the model prices the gamble itself: every outcome exactly
+            return self.risk(state, [(p, self.value(child, depth, lo, hi)) for p, child in outs])
         done = 0.0  # sum of p * value over searched outcomes
         left = 1.0  # probability mass not searched yet
         for p, child in outs:
@@ -114,8 +121,15 @@ class _Search:
         return done
 
 
-def search(root: Any, model: Any, budget: Budget, max_depth: int) -> SearchResult:
-    """Iterative deepening from depth 1 to max_depth under `budget`."""
+def search(root: Any, model: Any, budget: Budget, max_depth: int, partial: bool = False) -> SearchResult:
+    """Iterative deepening from depth 1 to max_depth under `budget`.
+
+    With `partial`, an iteration cut by the deadline still counts once its first root
+    action (the previous best) is done: a later action that beat it was searched with
+    the window above it, so its value is exact, and the best of the finished actions is
+    the better choice.  A new iteration then starts whenever time is left, since part of
+    one is no longer wasted.
+    """
     started = time.monotonic()
     s = _Search(model, budget.deadline, budget.nodes)
     actions = list(model.actions(root))
@@ -129,11 +143,11 @@ def search(root: Any, model: Any, budget: Budget, max_depth: int) -> SearchResul
     growth = 4.0
     for depth in range(1, max_depth + 1):
         now = time.monotonic()
-        if depth > 1 and now + last_iteration * growth > budget.deadline:
-            break  # this iteration would not finish in time
+        if depth > 1 and now + last_iteration * (1.0 if partial else growth) > budget.deadline:
+            break  # this iteration would not finish in time (partial: not even its first action)
         t0 = now
+        scored = []
         try:
-            scored = []
             alpha, beta = float("-inf"), float("inf")
             for action in actions:
                 v = s.chance(root, action, depth - 1, alpha, beta)
@@ -143,6 +157,9 @@ def search(root: Any, model: Any, budget: Budget, max_depth: int) -> SearchResul
                 else:
                     beta = min(beta, v)
         except Timeout:
+            if partial and scored:
+                value, move = max(scored, key=lambda t: t[0]) if maximizing else min(scored, key=lambda t: t[0])
+                best = SearchResult(move, value, depth, s.nodes, time.monotonic() - started)
             break
         scored.sort(key=lambda t: t[0], reverse=maximizing)
         value, move = scored[0]

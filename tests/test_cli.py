@@ -69,7 +69,7 @@ def test_arena_help_lists_its_options():
     for option in ("--a", "--b", "--maps", "--games", "--move-time", "--overhead", "--max-plies", "--parallel",
                    "--seed", "--workers", "--json", "--verbose", "--show"):
         assert re.search(rf"(^|\s){re.escape(option)}[\s,]", result.stdout), option
-    assert "alphabeta, expecti, greedy, random" in result.stdout
+    assert "alphabeta, expecti, greedy, planner, random" in " ".join(result.stdout.split())
 
 
 @pytest.mark.parametrize("command, options", [
@@ -223,7 +223,7 @@ def test_parse_the_course_convention():
 
 def test_parse_play_defaults():
     args = parse("play", "twilight", "--port", "5555")
-    assert (args.host, args.port, args.name, args.player, args.param) == ("127.0.0.1", 5555, "bots", ("expecti", ()), [])
+    assert (args.host, args.port, args.name, args.player, args.param) == ("127.0.0.1", 5555, "bots", ("planner", ()), [])
     assert (args.move_time, args.overhead, args.workers, args.show) == (2.0, 0.3, None, False)
 
 
@@ -264,8 +264,9 @@ def test_checked_player_keeps_typed_values_and_merges_params():
 
 
 class FakeRunner:
-    def __init__(self, workers=None, grace=0.1):
+    def __init__(self, workers=None, grace=0.1, games=None):
         self.workers = workers
+        self.games = games
 
     async def __aenter__(self):
         return self
@@ -301,7 +302,7 @@ def captured_play(monkeypatch):
 def test_cmd_play_connects_where_it_is_told(captured_play, capsys, argv, host, port):
     assert parse(*argv).func(parse(*argv)) == 0
     (bot,) = captured_play
-    assert (bot.host, bot.port, bot.player) == (host, port, "expecti")
+    assert (bot.host, bot.port, bot.player) == (host, port, "planner")
     assert json.loads(capsys.readouterr().out) == {"species": "vampires", "moves": 3}
 
 
@@ -449,12 +450,12 @@ def test_bench_prints_a_table():
     # Fixed-width rows: map 18, position 10, player 22, depth 6, nodes 9, time 10, nodes/s 10.
     rows = [(line[18:28].strip(), line[28:50].strip(), int(line[50:56]), int(line[56:65]), float(line[75:85]))
             for line in out.splitlines()[1:] if line.startswith("thetrap")]
-    assert {player for _, player, *_ in rows} == {"alphabeta", "expecti", "alphabeta (unbounded)",
-                                                  "expecti (unbounded)"}
+    assert {player for _, player, *_ in rows} == {"alphabeta", "expecti", "planner", "alphabeta (unbounded)",
+                                                  "expecti (unbounded)", "planner (unbounded)"}
     # The start position, and the one after 8 greedy plies if that game is still running.
     assert {player for position, player, *_ in rows if position == "start"} == {p for _, p, *_ in rows}
     assert {position.split()[0] for position, *_ in rows} <= {"start", "ply"}
-    assert len(rows) in (4, 8)  # 2 players x (default, unbounded) per position
+    assert len(rows) in (6, 12)  # 3 players x (default, unbounded) per position
     for position, player, depth, nodes, speed in rows:
         assert depth >= 1 and nodes >= 1 and speed > 0, (position, player)
     assert "mean nodes/s" in out
@@ -480,3 +481,17 @@ def test_arena_prints_a_report_with_a_total_row(tmp_path):
     played = [json.loads(line) for line in records.read_text().splitlines()]
     assert len(played) == 2 and all(r["violations"] == [] for r in played)
     assert [r["players"]["vampires"] for r in played] == ["A", "B"]  # species swap between games
+
+
+def test_bench_scaling_prints_depth_and_latency_per_board_size():
+    result = bots("bench", "twilight", "--scaling", "--players", "planner", "--time", "0.05", timeout=120)
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert lines[0].split()[:3] == ["map", "position", "player"]
+    rows = [line for line in lines[1:] if "camps" in line]
+    for size in (10, 20, 30):
+        for camps in (10, 25, 40):
+            assert any(line.startswith(f"{size}x{size}, {camps} camps") for line in rows)
+    for line in rows:
+        depth, latency = int(line.split()[-3]), float(line.split()[-1])
+        assert depth >= 1 and 0 < latency < 0.5

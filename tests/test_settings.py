@@ -50,8 +50,8 @@ def test_shipped_config_loads():
     assert gopher.game == "gopher" and gopher.bot.group == 12 and gopher.bot.player is None
     assert gopher.bot.password == "change-me" and "change-me" not in repr(gopher)
     assert isinstance(towelie.bot, TwilightBot)
-    assert (towelie.bot.host, towelie.bot.port, towelie.bot.player) == ("127.0.0.1", 5555, "expecti")
-    assert dict(towelie.bot.params) == {"max_depth": 4, "max_groups": 3}
+    assert (towelie.bot.host, towelie.bot.port, towelie.bot.player) == ("127.0.0.1", 5555, "planner")
+    assert dict(towelie.bot.params) == {}
     assert (towelie.bot.move_time, towelie.bot.overhead, towelie.games) == (2.0, 0.3, 0)
     assert (seed000.bot.port, seed000.bot.player, seed000.bot.params) == (5556, "alphabeta", ())
     # Defaults fill what the file leaves out.
@@ -64,7 +64,7 @@ def test_minimal_config_gets_the_documented_defaults(tmp_path):
     assert (settings.log_format, settings.log_level) == ("auto", "info")
     (entry,) = settings.bots
     assert entry.games == 0
-    assert entry.bot == TwilightBot(name="alpha", host="127.0.0.1", port=5555, player="expecti", params=(),
+    assert entry.bot == TwilightBot(name="alpha", host="127.0.0.1", port=5555, player="planner", params=(),
                                     move_time=2.0, overhead=0.3, max_plies=200)
 
 
@@ -119,9 +119,9 @@ BAD = [
     ("name-not-a-string", bot_with(name="3"), ["bot[0]", "name must be str"]),
     ("unknown-player", bot_with(player='"nosuch"'), ["bot[0]", "unknown twilight player 'nosuch'"]),
     ("unknown-player-option", bot_with(params="{ depth = 3 }"),
-     ["bot[0]", "player 'expecti' has no option 'depth'"]),
-    ("bad-option-value", bot_with(params='{ max_depth = "x" }'), ["bot[0]", "expecti.max_depth", "'x'"]),
-    ("fractional-int-option", bot_with(params="{ max_depth = 4.5 }"), ["bot[0]", "expecti.max_depth", "4.5"]),
+     ["bot[0]", "player 'planner' has no option 'depth'"]),
+    ("bad-option-value", bot_with(params='{ max_depth = "x" }'), ["bot[0]", "planner.max_depth", "'x'"]),
+    ("fractional-int-option", bot_with(params="{ max_depth = 4.5 }"), ["bot[0]", "planner.max_depth", "4.5"]),
     ("option-out-of-range", bot_with(params="{ max_depth = 0 }"), ["bot[0]", "max_depth must be at least 1"]),
     ("params-not-a-table", bot_with(params='"max_depth=3"'), ["bot[0]", "params must be dict"]),
     ("duplicate-names", GOOD_BOT + GOOD_BOT.replace("5555", "5556"), ["bot names must be unique", "alpha"]),

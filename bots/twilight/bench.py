@@ -51,3 +51,31 @@ def bench(maps: list[str] | None, players: list[str], seconds: float) -> str:
     rows.append(f"{'mean nodes/s':<50}" + "".join(f"  {t}: {sum(v) / len(v):.0f}" for t, v in totals.items()
                                                    if "unbounded" in t))
     return "\n".join(rows)
+
+
+def scaling(players: list[str], seconds: float, sizes=(10, 20, 30), camps=(10, 25, 40), seed: int = 1) -> str:
+    """Depth and latency per player on generated square maps (bots maps generate), from the
+    start and after 8 plies of greedy self-play: how the search scales with the board."""
+    from .mapgen import generate
+
+    rows = [f"{'map':<16}{'position':<10}{'player':<12}{'groups':>7}{'depth':>6}{'nodes':>9}{'latency (s)':>13}"]
+    for size in sizes:
+        for homes in camps:
+            start = generate(size, size, homes, seed)
+            state, rng = start, random.Random(seed)
+            for _ in range(8):
+                if not state.is_terminal():
+                    state = state.play(greedy_action(state), rng)
+            for label, position in (("start", start), (f"ply {state.ply}", state)):
+                if position.is_terminal():
+                    continue
+                for name in players:
+                    player = make_player("twilight", name, {})
+                    t0 = time.monotonic()
+                    result = player.choose(position, {}, Budget(seconds))
+                    used = time.monotonic() - t0
+                    groups = len(position.groups(position.to_move))
+                    rows.append(f"{f'{size}x{size}, {homes} camps':<16}{label:<10}{name:<12}{groups:>7}"
+                                f"{result.depth:>6}{result.nodes:>9}{used:>13.3f}")
+    return "\n".join(rows)
+

@@ -1,4 +1,4 @@
-"""The Twilight players, by name: random, greedy, alphabeta (seed 000), expecti (seed 003)."""
+"""The Twilight players, by name: random, greedy, alphabeta (seed 000), expecti (seed 003), planner."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ from search.budget import Budget, SearchResult
 
 from .alphabeta import AlphaBeta
 from .expecti import Expecti
+from .planner import Planner
 from .rules import State, distance, is_legal
 from .tactics import Order, away, beats, fits, toward
 
@@ -88,5 +89,6 @@ PLAYERS = {
     "greedy": Greedy,
     "alphabeta": AlphaBeta,
     "expecti": Expecti,
+    "planner": Planner,
 }
-DEFAULT = "expecti"
+DEFAULT = "planner"

@@ -15,6 +15,7 @@ loses, each defender survives with probability 1 - P.
 
 from __future__ import annotations
 
+import math
 import random
 from enum import IntEnum
 from itertools import product
@@ -369,4 +370,56 @@ def outcomes(state: State, moves: Sequence[Move], decide=None) -> list[tuple[flo
             prob *= p
             board[cell] = [kind, n]
         out.append((prob, _finish(state, board)))
+    return out
+
+
+def binomial_halves(n: int, p: float) -> tuple[int, int]:
+    """Mean survivors in the lower and the upper half (by probability) of Binomial(n, p)."""
+    if n == 0 or p <= 0.0:
+        return 0, 0
+    if p >= 1.0:
+        return n, n
+    pmf = [math.comb(n, k) * p ** k * (1 - p) ** (n - k) for k in range(n + 1)]
+    lo_mass = lo_sum = 0.0
+    hi_mass = hi_sum = 0.0
+    acc = 0.0
+    for k, q in enumerate(pmf):
+        below = min(q, max(0.0, 0.5 - acc))  # the part of this mass inside the lower half
+        lo_mass += below
+        lo_sum += below * k
+        hi_mass += q - below
+        hi_sum += (q - below) * k
+        acc += q
+    return round(lo_sum / lo_mass) if lo_mass else 0, round(hi_sum / hi_mass) if hi_mass else n
+
+
+def battle_outcomes(state: State, moves) -> list[tuple[float, State]]:
+    """Chance outcomes of validated `moves`: four per random battle (won or lost, each at the
+    mean of the lower and of the upper half of its survivors); two per battle when an
+    action starts more than two battles, to keep the tree searchable."""
+    me = 1 + state.to_move
+    board, battles = _battles(state, moves)
+    if not battles:
+        return [(1.0, _finish(state, board))]
+    fine = len(battles) <= 2
+    branches = []
+    for cell, e1, kind, e2 in battles:
+        p = win_probability(e1, e2)
+        won_n = e1 + (e2 if kind == 0 else 0)
+        if fine:
+            wl, wh = binomial_halves(won_n, p)
+            ll, lh = binomial_halves(e2, 1 - p)
+            branch = [(p / 2, cell, me, wl), (p / 2, cell, me, wh), ((1 - p) / 2, cell, kind, ll),
+                      ((1 - p) / 2, cell, kind, lh)]
+        else:
+            branch = [(p, cell, me, round(p * won_n)), (1 - p, cell, kind, round((1 - p) * e2))]
+        branches.append([b for b in branch if b[0] > 0])
+    out = []
+    combos: list[tuple[float, list]] = [(1.0, [])]
+    for branch in branches:
+        combos = [(q * b[0], chosen + [b]) for q, chosen in combos for b in branch]
+    for q, chosen in combos:
+        for _, cell, kind, n in chosen:
+            board[cell] = [kind, min(n, MAX_UNITS)]
+        out.append((q, _finish(state, board)))
     return out

@@ -37,7 +37,7 @@ class TwilightBot:
     name: str = "bots"
     host: str = "127.0.0.1"
     port: int = 5555
-    player: str = "expecti"
+    player: str = "planner"
     params: tuple = ()  # sorted (key, value) pairs
     move_time: float = 2.0  # the server's limit per move
     overhead: float = 0.3  # kept back for the network and the event loop

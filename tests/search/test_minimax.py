@@ -462,3 +462,22 @@ def test_zero_budget_still_completes_depth_one():
     else:
         assert result.move == 0
     assert math.isfinite(result.value)
+
+
+def test_partial_iterations_keep_exact_values_and_reach_deeper():
+    """partial=True: an iteration cut after its first root action still counts; the move it
+    returns has exactly the value reported at the depth reported, and is no worse than the
+    previous best searched at that depth."""
+    deeper = 0
+    for cap in range(40, 3000, 23):
+        plain = search((), SlowTree(5, delay=0.0), Budget(30, nodes=cap), max_depth=30)
+        model = SlowTree(5, delay=0.0)
+        result = search((), model, Budget(30, nodes=cap), max_depth=30, partial=True)
+        assert result.depth >= plain.depth
+        deeper += result.depth > plain.depth
+        if result.depth > 0:
+            exact = action_value(SlowTree(5, delay=0.0), (), result.move, result.depth)
+            assert math.isclose(result.value, exact)
+            best, _ = best_actions(SlowTree(5, delay=0.0), (), result.depth)
+            assert result.value <= best + 1e-12  # a maximising root: never above the true best
+    assert deeper > 10

@@ -1,0 +1,383 @@
+"""`planner`: the Twilight player that plays for the win, not for the biggest gamble.
+
+Evaluation, from the root player's side.  D estimates the final population difference:
+- units now (ours - theirs);
+- the human race: each camp goes to the side whose group able to convert it (size >= the
+  camp) arrives first (the side to move wins ties), if it arrives before the game ends; a
+  group's k-th camp in distance order counts k moves later (it converts them one after
+  another); a camp d moves away is worth `claim` * count * gamma**d, so converting now beats
+  being first in line (gains that come sooner are worth more); a camp no group converts
+  alone counts half for the side whose two biggest groups can meet on it first;
+- tactics one ply deep: free kills (>= 1.5x, adjacent) the side to move takes now, and
+  groups left within reach of an enemy 1.5x their size.
+The value is tanh(D / S) plus a small linear tie-break.  S is what is at stake (a quarter
+of every unit and human left) and shrinks over the last 60 plies, so a safe lead saturates
+toward a win.  A finished game is +-1 plus a small bonus for the margin (and for winning
+sooner).
+
+Random battles: four outcomes each (won or lost, each split at the median of the survivors'
+binomial distribution and valued at the mean of that half: the whole distribution, not
+"won with the expected survivors").  A chance node is worth its expectation less `risk`
+standard deviations to the side that starts the battle: a 67% battle is taken only when the
+alternative is worse, and the opponent is expected to be as careful, so the search does not
+run from every gamble a reckless opponent could start, nor start one first to pre-empt it.
+
+Move generation (for both sides: no speculation that the opponent never splits): per
+group, kills, the best camps by different first steps, flights from a group 1.5x larger,
+merges, splits in two or three parts each aimed at a camp it converts, attacks at odds of
+1 in 4 or better, every safe step when few ideas are left, and staying.  A step picks,
+among the cells that bring it closer, one no bigger enemy can reach, converting camps on
+the way.  Joint actions combine the groups' orders, best first.  Search: alpha-beta with a
+transposition table and iterative deepening to the deadline, keeping the part of an
+unfinished iteration that is done (search.minimax with partial=True).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from itertools import combinations
+
+from protocol.twilight import Move
+from search.budget import Budget, SearchResult
+from search.minimax import search
+
+from .rules import HUMAN_RATIO, MONSTER_RATIO, State, Species, battle_outcomes
+from .tactics import Order, combine, fits
+
+FAR = 1 << 20
+
+
+def _d(ax: int, ay: int, bx: int, by: int) -> int:
+    dx, dy = ax - bx, ay - by
+    return max(dx if dx > 0 else -dx, dy if dy > 0 else -dy)
+
+
+# -- evaluation -------------------------------------------------------------------------------
+
+
+def race(humans, mine, theirs, mine_first: bool, gamma: float, left_mine: int, left_theirs: int) -> tuple[float, float]:
+    """Discounted humans each side converts before the other (see the module docstring)."""
+    got_m: dict[int, list] = {}
+    got_t: dict[int, list] = {}
+    for hx, hy, c in humans:
+        dm = dt = FAR
+        gm = gt = -1
+        for i, (x, y, n) in enumerate(mine):
+            if n >= c:
+                d = _d(x, y, hx, hy)
+                if d < dm:
+                    dm, gm = d, i
+        for i, (x, y, n) in enumerate(theirs):
+            if n >= c:
+                d = _d(x, y, hx, hy)
+                if d < dt:
+                    dt, gt = d, i
+        if dm == dt == FAR:  # no group is big enough alone: two that merge first may be
+            dm, dt = _merged(mine, hx, hy, c), _merged(theirs, hx, hy, c)
+            c, gm, gt = c / 2, -1, -1  # half: a plan, not a claim
+        if dm < dt or (dm == dt and mine_first and dm < FAR):
+            if dm <= left_mine:
+                got_m.setdefault(gm, []).append((dm, c))
+        elif dt < FAR and dt <= left_theirs:
+            got_t.setdefault(gt, []).append((dt, c))
+    return _tour(got_m, gamma), _tour(got_t, gamma)
+
+
+def _merged(groups, hx: int, hy: int, c: int) -> int:
+    """Moves for the two biggest groups to meet and reach a camp neither converts alone."""
+    if len(groups) < 2:
+        return FAR
+    (ax, ay, an), (bx, by, bn) = sorted(groups, key=lambda g: -g[2])[:2]
+    if an + bn < c:
+        return FAR
+    return max(_d(ax, ay, hx, hy), _d(bx, by, hx, hy)) + 1
+
+
+def _tour(claimed: dict[int, list], gamma: float) -> float:
+    total = 0.0
+    for camps in claimed.values():
+        camps.sort()
+        for k, (d, c) in enumerate(camps):
+            total += c * gamma ** (d + k)
+    return total
+
+
+def tactics(attackers, victims) -> tuple[float, float]:
+    """(free kills the side to move takes now, its own units left next to a 1.5x enemy)."""
+    kills = 0.0
+    used = set()
+    for vx, vy, vn in sorted(victims, key=lambda g: -g[2]):
+        for i, (ax, ay, an) in enumerate(attackers):
+            if i not in used and an >= MONSTER_RATIO * vn and _d(ax, ay, vx, vy) <= 1:
+                kills += vn
+                used.add(i)
+                break
+    exposed = 0.0
+    for ax, ay, an in attackers:
+        for vx, vy, vn in victims:
+            if vn >= MONSTER_RATIO * an and _d(ax, ay, vx, vy) <= 2:
+                exposed += an
+                break
+    return kills, exposed
+
+
+# -- move generation --------------------------------------------------------------------------
+
+
+class _Board:
+    """Per-node lookups for move generation."""
+
+    __slots__ = ("state", "side", "cells", "ours", "enemies", "humans")
+
+    def __init__(self, state: State) -> None:
+        self.state = state
+        self.side = state.to_move
+        self.ours = state.groups(self.side)
+        self.enemies = state.groups(self.side.other)
+        self.humans = state.humans
+        cells = {}
+        for x, y, n in state.humans:
+            cells[(x, y)] = (0, n)
+        for x, y, n in self.ours:
+            cells[(x, y)] = (1, n)
+        for x, y, n in self.enemies:
+            cells[(x, y)] = (2, n)
+        self.cells = cells
+
+    def danger(self, x: int, y: int, part: int) -> int:
+        """How many enemy groups able to kill `part` units could reach (x, y) next ply."""
+        return sum(1 for ex, ey, en in self.enemies if en >= MONSTER_RATIO * part and _d(ex, ey, x, y) <= 1)
+
+    def contact(self, x: int, y: int, part: int) -> int:
+        """Enemy groups that could attack `part` units on (x, y) next ply at odds of 1 in 4 or better."""
+        return sum(1 for ex, ey, en in self.enemies
+                   if 2 * en >= part and en < MONSTER_RATIO * part and _d(ex, ey, x, y) <= 1)
+
+    def step(self, x: int, y: int, part: int, tx: int, ty: int) -> tuple[int, int] | None:
+        """The best next cell toward (tx, ty) for `part` units, or None."""
+        d0 = _d(x, y, tx, ty)
+        if d0 == 0:
+            return None
+        state = self.state
+        best, best_score = None, None
+        for dy in (-1, 0, 1):
+            for dx in (-1, 0, 1):
+                nx, ny = x + dx, y + dy
+                if (not (dx or dy) or not (0 <= nx < state.cols and 0 <= ny < state.rows)
+                        or _d(nx, ny, tx, ty) != d0 - 1):
+                    continue
+                score = 0.0
+                kind, n = self.cells.get((nx, ny), (-1, 0))
+                if (nx, ny) != (tx, ty):
+                    if kind == 0:
+                        score += n if part >= HUMAN_RATIO * n else -1000.0  # a camp on the way
+                    elif kind == 2:
+                        score += n if part >= MONSTER_RATIO * n else -1000.0
+                score -= 100.0 * self.danger(nx, ny, part) + 10.0 * self.contact(nx, ny, part)
+                score -= 0.01 * (abs(tx - nx) + abs(ty - ny))  # straight rather than zig-zag
+                if best_score is None or score > best_score:
+                    best, best_score = (nx, ny), score
+        return best
+
+    def flee(self, x: int, y: int, part: int, threats) -> list[tuple[int, int]]:
+        """Neighbours that keep `part` units furthest from the groups that can kill them."""
+        state = self.state
+        scored = []
+        for dy in (-1, 0, 1):
+            for dx in (-1, 0, 1):
+                nx, ny = x + dx, y + dy
+                if not (dx or dy) or not (0 <= nx < state.cols and 0 <= ny < state.rows):
+                    continue
+                kind, n = self.cells.get((nx, ny), (-1, 0))
+                if kind == 2 or (kind == 0 and n > part):
+                    continue
+                gap = min(_d(nx, ny, tx, ty) for tx, ty, _ in threats)
+                room = sum(1 for ax in (-1, 0, 1) for ay in (-1, 0, 1)
+                           if 0 <= nx + ax < state.cols and 0 <= ny + ay < state.rows)
+                scored.append((gap * 10 + room + (n if kind == 0 else 0), (nx, ny)))
+        scored.sort(reverse=True)
+        return [c for _, c in scored[:2]]
+
+
+def _move(x: int, y: int, n: int, cell) -> Order:
+    return () if cell is None else (Move(x, y, n, cell[0], cell[1]),)
+
+
+def group_orders(b: _Board, group, gamma: float, may_split: bool, per_group: int) -> list[Order]:
+    """What one group may do this ply, most promising first; () (stay) is last."""
+    x, y, n = group
+    orders: list[Order] = []
+    kills = sorted((e for e in b.enemies if n >= MONSTER_RATIO * e[2]), key=lambda e: (_d(x, y, e[0], e[1]), -e[2]))
+    for ex, ey, en in kills[:2]:
+        orders.append(_move(x, y, n, b.step(x, y, n, ex, ey)))
+    threats = [e for e in b.enemies if e[2] >= MONSTER_RATIO * n and _d(x, y, e[0], e[1]) <= 3]
+    camps = sorted(((c * gamma ** _d(x, y, hx, hy), (hx, hy, c)) for hx, hy, c in b.humans if c <= n), reverse=True)
+    toward_camps: list[Order] = []
+    for _, (hx, hy, c) in camps[:8]:  # the three best camps reached by different first steps
+        order = _move(x, y, n, b.step(x, y, n, hx, hy))
+        if order and order not in toward_camps:
+            toward_camps.append(order)
+            if len(toward_camps) == 3:
+                break
+    orders += toward_camps
+    if threats:
+        orders[:0] = [_move(x, y, n, cell) for cell in b.flee(x, y, n, threats)]
+    friends = [g for g in b.ours if g is not group and g != group]
+    if friends:
+        fx, fy, _ = min(friends, key=lambda g: (_d(x, y, g[0], g[1]), -g[2]))
+        orders.append(_move(x, y, n, b.step(x, y, n, fx, fy)))
+    # random battles against an adjacent enemy at odds of 1 in 4 or better (P >= 0.25): taken
+    # when they are worth it, and seen as the opponent's option when it is the one to move
+    for ex, ey, en in b.enemies:
+        if 2 * n >= en and n < MONSTER_RATIO * en and _d(x, y, ex, ey) == 1:
+            orders.append((Move(x, y, n, ex, ey),))
+    if not b.humans and b.enemies and not kills:  # endgame: close in on the nearest enemy
+        ex, ey, _ = min(b.enemies, key=lambda e: _d(x, y, e[0], e[1]))
+        orders.append(_move(x, y, n, b.step(x, y, n, ex, ey)))
+    if may_split and n >= 2:
+        orders += splits(b, group, [h for _, h in camps[:5]])
+    orders = list(dict.fromkeys(o for o in orders if o))
+    if len(orders) < 3:  # few ideas (or none): every safe step is worth a look, so that no
+        # side is searched as if it had to walk into the enemy (a MOV must move something)
+        steps = [(b.danger(x + dx, y + dy, n), (Move(x, y, n, x + dx, y + dy),))
+                 for dx in (-1, 0, 1) for dy in (-1, 0, 1)
+                 if (dx or dy) and 0 <= x + dx < b.state.cols and 0 <= y + dy < b.state.rows
+                 and b.cells.get((x + dx, y + dy), (1, 0))[0] == 1]
+        orders += [o for _, o in sorted(steps) if o not in orders]
+    return orders[:per_group] + [()]
+
+
+def splits(b: _Board, group, targets) -> list[Order]:
+    """Split into two or three parts, each sent to its own camp with at least the camp's size;
+    the spare units go with the largest part.  A part no bigger enemy can reach next ply."""
+    x, y, n = group
+    out: list[Order] = []
+    for k in (2, 3):
+        for combo in combinations(targets, k):
+            need = sum(c for _, _, c in combo)
+            if need > n:
+                continue
+            parts = [c for _, _, c in combo]
+            parts[max(range(k), key=lambda i: parts[i])] += n - need
+            moves, cells = [], set()
+            for (hx, hy, _), part in zip(combo, parts):
+                cell = b.step(x, y, part, hx, hy)
+                if cell is None or cell in cells or b.danger(cell[0], cell[1], part):
+                    break
+                cells.add(cell)
+                moves.append(Move(x, y, part, cell[0], cell[1]))
+            else:
+                out.append(tuple(moves))
+            if len(out) >= k:  # at most two splits in two, one in three
+                break
+    return out[:3]
+
+
+# -- the model search.minimax plays on ----------------------------------------------------------
+
+
+class PlannerModel:
+    def __init__(self, me: Species, root: State, gamma: float, max_groups: int, width: int, per_group: int,
+                 scale: float, risk: float, claim: float) -> None:
+        self.me = me
+        self.risk_premium = risk
+        self.claim = claim
+        self.gamma = gamma
+        self.max_groups = max_groups
+        self.width = width
+        self.per_group = per_group
+        self.scale = scale
+        self.root_ply = root.ply
+
+    def actions(self, state: State) -> list[Order]:
+        b = _Board(state)
+        may_split = len(b.ours) < self.max_groups
+        per_group = [group_orders(b, g, self.gamma, may_split, self.per_group)
+                     for g in sorted(b.ours, key=lambda g: -g[2])]
+        width = self.width if state.ply == self.root_ply else max(8, self.width // 2)
+        actions = [a for a in combine(per_group, width) if fits(state, a)]
+        return actions or [m for m in state.legal_moves()]
+
+    def outcomes(self, state: State, action: Order):
+        return battle_outcomes(state, action)
+
+    def is_terminal(self, state: State) -> bool:
+        return state.is_terminal()
+
+    def maximizing(self, state: State) -> bool:
+        return state.to_move == self.me
+
+    def key(self, state: State):
+        return state.key() + (state.ply >= state.max_plies - 8 and state.ply,)
+
+    def bound(self, state: State) -> float:
+        return 3.0  # loose: values stay well inside it (risk prices chance nodes without pruning)
+
+    def evaluate(self, state: State) -> float:
+        me = self.me
+        ours, theirs = state.groups(me), state.groups(me.other)
+        po = sum(g[2] for g in ours)
+        pt = sum(g[2] for g in theirs)
+        humans = sum(h[2] for h in state.humans)
+        total = po + pt + humans or 1
+        if state.is_terminal():
+            if po == pt and ours and theirs:
+                return 0.0
+            margin = 0.05 * abs(po - pt) / total
+            if po > pt:  # a win sooner is worth a little more (a loss later is no better)
+                return 1.0 + margin + 0.05 * (1 - state.ply / state.max_plies)
+            return -1.0 - margin
+        mine_first = state.to_move == me
+        left = state.max_plies - state.ply
+        left_mine = (left + (1 if mine_first else 0)) // 2
+        left_theirs = (left + (0 if mine_first else 1)) // 2
+        gm, gt = race(state.humans, ours, theirs, mine_first, self.gamma, left_mine, left_theirs)
+        if mine_first:
+            kills, exposed = tactics(ours, theirs)
+            tact = kills - 0.25 * exposed
+        else:
+            kills, exposed = tactics(theirs, ours)
+            tact = -kills + 0.25 * exposed
+        diff = po - pt + self.claim * (gm - gt) + tact
+        # What is at stake: the armies and a share of the humans left; a lead counts for
+        # more as the end comes near (the last 60 plies).
+        scale = self.scale * max(2.0, 0.25 * (po + pt + humans)) * max(0.1, min(1.0, left / 60))
+        return math.tanh(diff / scale) + 0.05 * diff / total
+
+    def risk(self, state: State, values: list[tuple[float, float]]) -> float:
+        """A random battle is worth its expected value less a premium of `risk` standard
+        deviations to the side that starts it: we take a gamble only when the alternative is
+        worse, and expect the same of the opponent (it is not searched as if it would take
+        any gamble that hurts us)."""
+        mean = sum(p * v for p, v in values)
+        spread = math.sqrt(max(0.0, sum(p * (v - mean) ** 2 for p, v in values)))
+        return mean - self.risk_premium * spread if state.to_move == self.me else mean + self.risk_premium * spread
+
+
+@dataclass(frozen=True)
+class Planner:
+    """Plays for the win: race evaluation, risk-aware chance nodes, macro move generation."""
+
+    max_depth: int = 20
+    gamma: float = 0.85  # a camp d moves away is worth gamma**d of its size
+    max_groups: int = 4  # no more splits once the side has this many groups
+    width: int = 40  # joint actions at the root (half that deeper)
+    per_group: int = 7  # orders per group, besides staying
+    scale: float = 1.0  # larger: closer to maximising the expected difference; smaller: more careful
+    risk: float = 0.3  # a gamble costs its starter this many standard deviations of its outcome
+    claim: float = 0.5  # a human claimed (reached first) counts this much of a converted one
+
+    def __post_init__(self) -> None:
+        if not 0 < self.gamma <= 1:
+            raise ValueError("gamma must be in (0, 1]")
+        for name in ("max_depth", "max_groups", "width", "per_group"):
+            if getattr(self, name) < 1:
+                raise ValueError(f"{name} must be at least 1")
+        if not self.scale > 0 or not self.risk >= 0:
+            raise ValueError("scale must be > 0 and risk >= 0")
+
+    def choose(self, state: State, context: dict, budget: Budget) -> SearchResult:
+        model = PlannerModel(state.to_move, state, self.gamma, self.max_groups, self.width, self.per_group,
+                             self.scale, self.risk, self.claim)
+        return search(state, model, budget, self.max_depth, partial=True)

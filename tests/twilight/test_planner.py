@@ -1,0 +1,137 @@
+"""The `planner` Twilight player: legal actions, the chance model, and the decisions that
+distinguish it from the seeds' players (no even gambles for nothing, free kills, flights)."""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+
+import pytest
+
+from bots.twilight.mapgen import generate
+from bots.twilight.maps import load_map, shipped_maps
+from bots.twilight.planner import Planner, PlannerModel, _Board, group_orders
+from bots.twilight.players import RandomPlayer, greedy_action
+from bots.twilight.rules import State, Species, battle_outcomes, binomial_halves, validate, win_probability
+from protocol.twilight import Move
+from search.budget import Budget
+
+V, W = Species.VAMPIRES, Species.WEREWOLVES
+
+
+def model(state: State, **options) -> PlannerModel:
+    p = Planner(**options)
+    return PlannerModel(state.to_move, state, p.gamma, p.max_groups, p.width, p.per_group, p.scale, p.risk,
+                        p.claim)
+
+
+def positions(seed: int):
+    """Positions along mixed greedy/random games on the shipped maps and two generated ones."""
+    starts = [load_map(m) for m in sorted(shipped_maps())]
+    starts += [generate(9, 7, 12, seed), generate(16, 12, 25, seed + 1)]
+    rng = random.Random(seed)
+    rand = RandomPlayer(seed=seed + 1)
+    for state in starts:
+        for _ in range(40):
+            if state.is_terminal():
+                break
+            yield state
+            move = greedy_action(state) if rng.random() < 0.6 else rand.choose(state, {}, Budget(1)).move
+            state = state.play(move, rng)
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_every_generated_action_is_legal_and_its_outcomes_sum_to_one(seed):
+    checked = 0
+    for state in positions(seed):
+        m = model(state)
+        actions = m.actions(state)
+        assert actions
+        for action in actions:
+            validate(state, state.to_move, action)
+            outs = m.outcomes(state, action)
+            assert math.isclose(sum(p for p, _ in outs), 1.0)
+            for _, child in outs:
+                assert child.to_move == state.to_move.other
+                assert all(0 < g[2] <= 255 for g in child.vampires + child.werewolves + child.humans)
+            checked += 1
+        assert -m.bound(state) <= m.evaluate(state) <= m.bound(state)
+    assert checked > 500
+
+
+@pytest.mark.parametrize("n, p", [(1, 0.5), (5, 0.3), (12, 0.67), (30, 0.9), (8, 0.0), (8, 1.0)])
+def test_binomial_halves_bracket_the_mean(n, p):
+    lo, hi = binomial_halves(n, p)
+    assert 0 <= lo <= n * p + 1e-9 <= hi + 1 and hi <= n
+    if 0 < p < 1 and n >= 5:
+        assert lo < hi  # the spread is kept, not just the mean
+
+
+def test_a_random_battle_has_four_outcomes_with_the_battle_odds():
+    state = State(5, 5, (), ((1, 1, 9),), ((2, 2, 7),), V)
+    outs = battle_outcomes(state, (Move(1, 1, 9, 2, 2),))
+    assert len(outs) == 4
+    p = win_probability(9, 7)
+    won = sum(q for q, s in outs if s.vampires and not s.werewolves)
+    assert math.isclose(won, p)
+    assert math.isclose(sum(q for q, _ in outs), 1.0)
+
+
+def test_takes_a_free_kill():
+    state = State(6, 6, ((5, 5, 3),), ((1, 1, 9),), ((2, 2, 6), (5, 0, 2)), V)
+    result = Planner().choose(state, {}, Budget(0.5))
+    assert Move(1, 1, 9, 2, 2) in result.move
+
+
+def test_runs_from_a_group_it_cannot_fight():
+    # 4 vampires next to 8 werewolves (a kill for them next ply); nothing to win nearby
+    state = State(8, 8, ((7, 7, 1),), ((3, 3, 4),), ((2, 2, 8),), V)
+    result = Planner().choose(state, {}, Budget(0.5))
+    (m,) = result.move
+    assert max(abs(m.x_to - 2), abs(m.y_to - 2)) >= 2
+
+
+def test_no_even_gamble_when_nothing_is_to_be_won():
+    # no humans, equal armies side by side: attacking is a coin flip, staying apart a draw
+    state = State(7, 5, (), ((3, 2, 12),), ((2, 2, 12), ), W, ply=20)
+    result = Planner().choose(state, {}, Budget(0.5))
+    assert all((m.x_to, m.y_to) != (3, 2) for m in result.move)
+
+
+def test_behind_at_the_end_it_takes_the_gamble():
+    # no humans, 10 plies left, 8 werewolves against 10 vampires: without a battle it loses
+    state = State(5, 5, (), ((2, 2, 10),), ((1, 1, 8),), W, ply=190)
+    result = Planner().choose(state, {}, Budget(0.5))
+    assert Move(1, 1, 8, 2, 2) in result.move
+
+
+def test_prefers_a_sure_camp_to_a_two_thirds_battle():
+    # 8 vampires may attack 7 werewolves (a random battle, P = 8/7 - 0.5 = 0.64: seed 000's
+    # alphabeta takes it) or convert 5 humans for sure and be 13 against 7
+    state = State(6, 8, ((0, 0, 5), (7, 5, 4)), ((1, 1, 8),), ((2, 2, 7),), V)
+    assert math.isclose(win_probability(8, 7), 8 / 7 - 0.5)
+    result = Planner().choose(state, {}, Budget(0.5))
+    assert Move(1, 1, 8, 0, 0) in result.move
+
+
+def test_splits_toward_several_camps():
+    state = load_map("splitiskey")  # 6 vampires, three camps of 2 on their side
+    b = _Board(state)
+    orders = group_orders(b, state.vampires[0], 0.85, True, 12)
+    three = [o for o in orders if len(o) == 3]
+    assert three and {m.count for m in three[0]} == {2}
+
+
+def test_searches_within_its_budget_and_deeper_than_one_ply():
+    state = load_map("testmap2")
+    t0 = time.monotonic()
+    result = Planner().choose(state, {}, Budget(0.4))
+    assert time.monotonic() - t0 < 0.4 + 0.1
+    assert result.depth >= 3
+
+
+def test_options_are_checked():
+    for bad in ({"gamma": 0}, {"gamma": 1.5}, {"max_depth": 0}, {"scale": 0}, {"risk": -1}):
+        with pytest.raises(ValueError):
+            Planner(**bad)
