@@ -19,6 +19,7 @@ cannot carry.  Nothing here does I/O, reads a clock or uses asyncio.
 
 from __future__ import annotations
 
+import json
 import math
 import re
 from dataclasses import dataclass, field
@@ -270,7 +271,7 @@ def parse_turn(obj: Any) -> Turn:
     if player not in (RED, BLUE):
         raise ProtocolError(f"Player must be 1 (red) or 2 (blue), got {player!r}")
     clock = obj.get("Clocktime")
-    if not isinstance(clock, (int, float)) or isinstance(clock, bool) or not math.isfinite(clock):
+    if not isinstance(clock, (int, float)) or isinstance(clock, bool) or not _finite(clock):
         raise ProtocolError(f"Clocktime must be a finite number, got {_kind(clock)}")
     size, grid = _parse_grid(obj.get("Grid"))
     token = obj.get("MatchToken", "")
@@ -334,8 +335,30 @@ def _parse_grid(obj: Any) -> tuple[int, tuple[tuple[Cell, int], ...]]:
     return size, grid_pairs(out)
 
 
+def _finite(x: int | float) -> bool:
+    """A JSON number usable as seconds (an integer of 309+ digits is no float)."""
+    try:
+        return math.isfinite(float(x))
+    except OverflowError:
+        return False
+
+
+def loads(body: bytes | str) -> Any:
+    """A response or request body as JSON; ProtocolError for anything else (bytes that are not
+    UTF-8, malformed JSON, nesting too deep for the parser, numbers too large)."""
+    try:
+        text = body.decode("utf-8") if isinstance(body, (bytes, bytearray)) else body
+        return json.loads(text)
+    except (UnicodeDecodeError, ValueError, RecursionError) as exc:
+        raise ProtocolError(f"not JSON: {type(exc).__name__}: {str(exc)[:120]}") from None
+
+
 def _kind(x: object) -> str:
-    return f"{type(x).__name__} {x!r:.60}"
+    try:
+        text = repr(x)
+    except ValueError:  # an int too long to print (sys.get_int_max_str_digits)
+        text = "(too long to print)"
+    return f"{type(x).__name__} {text:.60}"
 
 
 def _required(obj: dict, key: str, kind: type) -> Any:

@@ -201,6 +201,8 @@ def _byte(value: object, what: str) -> int:
 
 
 def _counted(command: bytes, entries: tuple, width: int, what: str) -> bytes:
+    if not isinstance(entries, (tuple, list)):
+        raise UsageError(f"{command.decode()} needs a sequence of {what}, got {entries!r}")
     if len(entries) > 255:
         raise UsageError(f"{command.decode()} carries at most 255 {what}, got {len(entries)}")
     out = bytearray(command)

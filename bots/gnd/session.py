@@ -13,7 +13,6 @@ our share of the chess clock (Clocktime over the moves we still expect to make) 
 from __future__ import annotations
 
 import asyncio
-import json
 import time
 from dataclasses import dataclass, field
 from typing import Any, Callable
@@ -92,8 +91,9 @@ class _Client:
         while True:
             try:
                 async with self.http.post(self.bot.url(endpoint), json=request.to_json()) as resp:
-                    text = await resp.text()
+                    raw = await resp.read()
                     status = resp.status
+                text = raw.decode("utf-8", errors="replace")
                 arrived = time.monotonic()
             except (aiohttp.ClientError, OSError, asyncio.TimeoutError) as exc:
                 problem = {"error": str(exc) or type(exc).__name__}
@@ -102,8 +102,8 @@ class _Client:
                     return status, text, arrived
                 if status == 200:
                     try:
-                        return status, parse(json.loads(text)), arrived
-                    except ValueError as exc:  # JSONDecodeError and gnd.ProtocolError alike
+                        return status, parse(gnd.loads(raw)), arrived
+                    except gnd.ProtocolError as exc:
                         garbage += 1
                         if garbage >= GARBAGE_RETRIES:
                             raise gnd.ProtocolError(f"{endpoint}: {garbage} answers in a row were not the "

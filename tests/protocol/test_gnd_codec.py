@@ -387,3 +387,30 @@ def test_fuzz_mutated_turns_raise_only_protocol_error(data):
     else:
         where[key] = data.draw(json_values)
     _only_protocol_errors(parse_turn, body)
+
+
+# -- hostile but well-formed answers (issue 11): each is our ProtocolError, never a crash -----------
+
+
+@pytest.mark.parametrize("body", [
+    b"\xff\xfe{}",  # not UTF-8
+    b"[" * 100_000 + b"]" * 100_000,  # nesting deeper than the parser's recursion limit
+    b'{"Game": 0',  # cut short
+    b"",
+])
+def test_loads_turns_every_bad_body_into_a_protocol_error(body):
+    with pytest.raises(gnd.ProtocolError):
+        gnd.loads(body)
+
+
+@pytest.mark.parametrize("digits, sign", [(309, 1), (400, -1), (5000, 1)])
+def test_a_clocktime_too_large_for_a_float_is_a_protocol_error(digits, sign):
+    turn = {"Game": 0, "Player": 1, "Clocktime": sign * 10 ** digits, "Grid": []}
+    with pytest.raises(gnd.ProtocolError, match="Clocktime"):
+        gnd.parse_turn(turn)
+
+
+def test_a_huge_clocktime_in_json_text_is_a_protocol_error():
+    body = b'{"Game": 0, "Player": 1, "Clocktime": 1' + b"0" * 400 + b', "Grid": []}'
+    with pytest.raises(gnd.ProtocolError):
+        gnd.parse_turn(gnd.loads(body))

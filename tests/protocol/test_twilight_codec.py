@@ -250,7 +250,8 @@ def test_encode_rejects_invalid(bad):
     assert isinstance(info.value, TwilightError)
 
 
-@pytest.mark.parametrize("bad", [Hum((5,)), Map((None,)), Nme("\udc80")])
+@pytest.mark.parametrize("bad", [Hum((5,)), Map((None,)), Nme("\udc80"), Mov(moves=None), Upd(cells=3),
+                                 Hum(cells=None)])
 def test_encode_rejects_malformed_values_with_usage_error(bad):
     with pytest.raises(UsageError):
         encode(bad)
