@@ -15,6 +15,9 @@ import asyncio
 import gc
 import multiprocessing
 import os
+import select
+import signal
+import threading
 import time
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -31,21 +34,52 @@ PRELOAD = ["search.minimax", "bots.players", "bots.prewarm"]
 WARM_ENV = "BOTS_WARM_GAMES"  # the games whose kernels the forkserver compiles (bots.prewarm)
 
 
-def _warm(games: tuple[str, ...]) -> int:
-    """Runs once per worker at pool start: imports (and a game's `warm()`, if its players
-    module has one) are paid for here, not on a move.  Only the games this process plays
-    are warmed: a Twilight bot does not wait for Go's kernels to compile.
+def _init_worker(games: tuple[str, ...], owner: int) -> None:
+    """Runs in every worker before its first job (the executor's initializer), so no worker
+    can be left cold: imports and a game's `warm()` hook (e.g. Go's numba kernels, compiled or
+    loaded here) are paid for here, never on a move's clock.  Only the games this process
+    plays are warmed: a Twilight bot does not wait for Go's kernels to compile.
+
+    A worker exits when `owner` (the bots process) does, even after a kill -9: nothing else
+    would stop it, since the forkserver and the executor's queues stay open while workers
+    hold them.  It ignores Ctrl-C: the terminal sends SIGINT to the whole process group, and
+    the owner alone decides how to stop.
 
     The cyclic garbage collector is switched off in workers: searches keep tables of
     hundreds of thousands of objects, and a full collection over them paused a move by
     up to 0.1 s (measured).  Search structures hold no reference cycles, so reference
     counting alone frees them.
     """
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    threading.Thread(target=_exit_with, args=(owner,), name="owner-watch", daemon=True).start()
     from bots.prewarm import warm_games
 
-    warm_games(games)  # e.g. Go's numba kernels: compiled or loaded here, not on a move's clock
+    warm_games(games)
     gc.freeze()
     gc.disable()
+
+
+def _exit_with(owner: int) -> None:
+    """Block until process `owner` ends (a pidfd on Linux, else polling), then exit at once."""
+    try:
+        fd = os.pidfd_open(owner)
+    except (AttributeError, OSError):
+        fd = None
+    if fd is not None:
+        select.select([fd], [], [])
+    else:
+        while True:
+            time.sleep(0.5)
+            try:
+                os.kill(owner, 0)
+            except ProcessLookupError:
+                break
+            except PermissionError:
+                pass
+    os._exit(1)
+
+
+def _pid() -> int:
     return os.getpid()
 
 
@@ -93,20 +127,29 @@ class SearchRunner:
     async def start(self) -> None:
         if self._pool is None:
             self._pool = self._new_pool()
-            await self._warm(self._pool)
+            try:
+                await self._warm(self._pool)
+            except BaseException:  # cancelled (SIGTERM) or broken: do not wait for the warm-up
+                self.kill()
+                raise
 
     def _new_pool(self) -> ProcessPoolExecutor:
-        return ProcessPoolExecutor(self.workers, mp_context=self._ctx)
+        return ProcessPoolExecutor(self.workers, mp_context=self._ctx, initializer=_init_worker,
+                                   initargs=(self.games, os.getpid()))
+
+    def worker_pids(self, pool: ProcessPoolExecutor | None = None) -> list[int]:
+        """The pids of a pool's worker processes (default: the current pool)."""
+        return sorted((getattr(pool or self._pool, "_processes", None) or {}).keys())
 
     async def _warm(self, pool: ProcessPoolExecutor) -> None:
         t0 = time.monotonic()
         loop = asyncio.get_running_loop()
         log.info("starting the search workers", workers=self.workers, games=list(self.games),
                  note="the first start after an install compiles the kernels (Go: about 20 s)")
-        # Submitting `workers` jobs at once makes the executor start every process now.
-        pids = await asyncio.gather(*(loop.run_in_executor(pool, _warm, self.games)
-                                      for _ in range(self.workers)))
-        log.info("pool ready", workers=self.workers, pids=sorted(set(pids)),
+        # Submitting `workers` jobs at once makes the executor start every process now; each
+        # runs the initializer (the warm-up) before its first job.
+        await asyncio.gather(*(loop.run_in_executor(pool, _pid) for _ in range(self.workers)))
+        log.info("pool ready", workers=self.workers, pids=self.worker_pids(pool),
                  seconds=round(time.monotonic() - t0, 3))
 
     async def _warm_rebuilt(self, pool: ProcessPoolExecutor) -> None:

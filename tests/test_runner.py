@@ -93,3 +93,66 @@ async def test_a_slow_rebuild_is_waited_for_not_killed_again(monkeypatch):
                 break
     assert reasons[-1] is None and report.move == "ok", reasons
     assert "worker late" not in reasons, reasons  # no search was sent to a pool that was not ready
+
+
+def worker_state(budget: Budget) -> SearchResult:
+    import gc
+
+    return SearchResult((os.getpid(), gc.isenabled(), signal.getsignal(signal.SIGINT) == signal.SIG_IGN))
+
+
+async def test_every_worker_is_warmed_before_its_first_job(runner):
+    """The warm-up is the executor's initializer: no worker can take a job cold (issue 11)."""
+    seen = {}
+    for _ in range(40):
+        report = await runner.run(worker_state, budget=Budget(1.0), fallback=None)
+        pid, gc_enabled, ignores_ctrl_c = report.move
+        seen[pid] = (gc_enabled, ignores_ctrl_c)
+    assert set(seen) <= set(runner.worker_pids())
+    assert all(state == (False, True) for state in seen.values()), seen
+
+
+OWNER = """
+import asyncio, sys, time
+from bots import log
+from bots.runner import SearchRunner
+
+async def main():
+    log.setup("json", "warning")
+    runner = SearchRunner(2, games=[])
+    await runner.start()
+    print(" ".join(map(str, runner.worker_pids())), flush=True)
+    time.sleep(120)
+
+if __name__ == "__main__":
+    asyncio.run(main())
+"""
+
+
+def _running(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except FileNotFoundError:
+        return False
+
+
+def test_workers_die_with_a_killed_owner(tmp_path):
+    """kill -9 of the bots process leaves no search worker behind (issue 11)."""
+    import subprocess
+    import sys
+
+    script = tmp_path / "owner.py"
+    script.write_text(OWNER)
+    proc = subprocess.Popen([sys.executable, str(script)], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                            text=True)
+    try:
+        pids = [int(p) for p in proc.stdout.readline().split()]
+        assert len(pids) == 2 and all(_running(p) for p in pids)
+    finally:
+        proc.kill()
+        proc.wait()
+    deadline = time.monotonic() + 5.0
+    while any(_running(p) for p in pids) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not any(_running(p) for p in pids)
