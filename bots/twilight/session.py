@@ -10,6 +10,7 @@ END is followed by SET (a new game on this socket) or BYE/EOF (done).
 from __future__ import annotations
 
 import asyncio
+import math
 import time
 from dataclasses import dataclass, field
 from typing import Any, Callable
@@ -44,7 +45,14 @@ class TwilightBot:
     max_plies: int = 200
 
     def __post_init__(self) -> None:
+        """One validation path for the command line and the config file (ValueError names it)."""
         make_player("twilight", self.player, dict(self.params))  # fail now on a bad option
+        if len(self.name.encode("utf-8")) > 255:
+            raise ValueError(f"name is {len(self.name.encode('utf-8'))} bytes; NME carries at most 255")
+        if not (math.isfinite(self.move_time) and self.move_time > 0):
+            raise ValueError(f"move_time {self.move_time} must be a positive number of seconds")
+        if not (math.isfinite(self.overhead) and self.overhead >= 0):
+            raise ValueError(f"overhead {self.overhead} must be 0 or more seconds")
         if self.move_time - self.overhead <= 0:
             raise ValueError(f"move_time {self.move_time} leaves nothing after overhead {self.overhead}")
 
@@ -61,6 +69,7 @@ class Game:
     turns: int = 0
     opponent_max_groups: int = 1
     moves: list[dict] = field(default_factory=list)
+    sent: tuple[State, tuple] | None = None  # the state of our last MOV, and that MOV
 
 
 async def play(bot: TwilightBot, runner: SearchRunner, on_state: Callable[[State], None] | None = None,
@@ -85,11 +94,16 @@ async def play(bot: TwilightBot, runner: SearchRunner, on_state: Callable[[State
             event = await queue.get()
             if isinstance(event, Garbage):
                 raise ProtocolError(f"server sent garbage: {event.error}")
-            if isinstance(event, Closed):
-                if game is not None and game.state is not None:
-                    raise SessionClosed(f"server closed the connection mid-game ({event.reason})")
-                return summaries
-            if isinstance(event, Bye):
+            if isinstance(event, (Closed, Bye)):
+                why = "said BYE" if isinstance(event, Bye) else f"closed the connection ({event.reason})"
+                if isinstance(event, Bye) and game is not None and game.state is not None:
+                    summaries.append(_summary(game, log))  # BYE without END ends the game (Go servers)
+                    return summaries
+                if game is not None:
+                    stage = "mid-game" if game.state is not None else "before the game started (no MAP)"
+                    raise SessionClosed(f"server {why} {stage}")
+                if not summaries:
+                    raise SessionClosed(f"server {why} before any game started")
                 return summaries
             # HUM needs no handling: MAP carries the same cells with their counts.
             if isinstance(event, Set):
@@ -174,6 +188,7 @@ async def _turn(game: Game, update: Upd, queue: asyncio.Queue, bot: TwilightBot,
     entry = {"ply": state.ply, "budget": round(report.budget, 3), "used": round(time.monotonic() - received, 4),
              "depth": report.depth, "nodes": report.nodes, "late_by": round(report.late_by, 4)}
     game.moves.append(entry)
+    game.sent = (state, move)
     log.info("move", player=bot.player, moves=[tuple(m) for m in move], fallback=report.fallback, **entry)
 
 
@@ -198,11 +213,35 @@ def _take_updates(queue: asyncio.Queue) -> list[Upd]:
     return updates
 
 
+def final_result(game: Game) -> tuple[State, str, bool]:
+    """(the position after our last MOV, "won"/"lost"/"draw", whether that is certain).
+
+    END carries no result and no final UPD, so the client infers it: after our last MOV
+    either our ply ended the game (an elimination, or the ply limit) or the opponent's next
+    ply did (it wiped us out, or reached the limit).  Our move's most probable outcome is
+    taken where a random battle decides it.
+    """
+    if game.sent is None:
+        state, certain = game.state, False
+    else:
+        before, move = game.sent
+        outcomes = before.outcomes(move)
+        state = max(outcomes, key=lambda o: o[0])[1]
+        certain = len(outcomes) == 1
+    me = game.species
+    if not state.is_terminal() and state.ply + 1 < state.max_plies:
+        # the opponent's ply ended it: it wiped us out (or it forfeited)
+        return state._replace(**{me.name.lower(): ()}), "lost", False
+    ours, theirs = state.population(me), state.population(me.other)
+    result = "won" if ours > theirs else "lost" if ours < theirs else "draw"
+    return state, result, certain and state.is_terminal()
+
+
 def _summary(game: Game, log: Any) -> dict:
-    state = game.state
+    state, result, certain = final_result(game)
     used = sorted(m["used"] for m in game.moves)
     summary = {
-        "species": game.species.name.lower(), "moves": len(game.moves),
+        "species": game.species.name.lower(), "result": result, "certain": certain, "moves": len(game.moves),
         "ours": state.population(game.species), "theirs": state.population(game.species.other),
         "max_used": used[-1] if used else 0.0,
     }

@@ -130,6 +130,37 @@ async def test_server_closing_mid_game_raises_session_closed(runner):
     await server.close()
 
 
+@pytest.mark.parametrize("script, message", [
+    (lambda: encode(Set(3, 4)), "before the game started"),  # SET, then closed before MAP
+    (lambda: encode(Set(3, 4)) + encode(Bye()), "before the game started"),
+    (lambda: b"", "before any game started"),  # accepted, then closed
+    (lambda: encode(Bye()), "before any game started"),
+])
+async def test_a_game_that_never_started_is_a_failure(runner, script, message):
+    server = ScriptedServer()
+    port = await server.start()
+    task = asyncio.ensure_future(play(TwilightBot(port=port, player="greedy"), runner))
+    reader, writer = await server.conn
+    writer.write(script())
+    await writer.drain()
+    writer.close()
+    with pytest.raises(SessionClosed, match=message):
+        await asyncio.wait_for(task, 5)
+    await server.close()
+
+
+async def test_bye_without_end_ends_the_game_as_go_servers_do(runner):
+    server = ScriptedServer()
+    port = await server.start()
+    task = asyncio.ensure_future(play(TwilightBot(port=port, player="greedy"), runner))
+    reader, writer = await server.conn
+    writer.write(encode(Set(3, 4)) + encode(Hum(())) + encode(Hme(0, 1)) + encode(Map(SETUP_CELLS)) + encode(Bye()))
+    await writer.drain()
+    summaries = await asyncio.wait_for(task, 5)
+    assert [s["species"] for s in summaries] == ["vampires"]
+    await server.close()
+
+
 class RawClient:
     def __init__(self, reader, writer):
         self.reader, self.writer = reader, writer
