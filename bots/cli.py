@@ -20,14 +20,17 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import math
 import sys
 from typing import Any, Sequence
 
 import structlog
-import uvloop
 
 from . import log as logsetup
+from .loop import Stopped
+from .loop import run as _run
 from .players import PlayerError, make_player, parse_spec, player_table
+from .twilight.maps import MapError
 
 GAMES = ("twilight", "gopher", "dodo", "go")
 GND = ("gopher", "dodo")
@@ -35,6 +38,24 @@ GND = ("gopher", "dodo")
 
 class UsageFailure(Exception):
     """Bad input from the user: printed as one line, exit code 2."""
+
+
+def output_file(path: str | None, mode: str = "w") -> Any:
+    """A file the user named for output, opened before any work: UsageFailure if it cannot be."""
+    if not path:
+        return None
+    try:
+        return open(path, mode)
+    except OSError as exc:
+        raise UsageFailure(f"cannot write {path}: {exc.strerror or exc}") from None
+
+
+async def listening(start: Any, host: str, port: int | None) -> Any:
+    """Await a server's start(); a port in use (or not ours to take) is bad input, not a crash."""
+    try:
+        return await start
+    except OSError as exc:
+        raise UsageFailure(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None
 
 
 def player_spec(text: str) -> tuple[str, tuple]:
@@ -61,11 +82,6 @@ def _checked_player(game: str, spec: tuple[str, tuple], extra: Sequence[str] = (
     # Keep typed values so workers do not parse strings again.
     typed = {k: getattr(player, k) for k in merged}
     return name, tuple(sorted(typed.items()))
-
-
-def _run(coro: Any) -> Any:
-    with asyncio.Runner(loop_factory=uvloop.new_event_loop) as runner:
-        return runner.run(coro)
 
 
 def _clear_screen() -> str:
@@ -157,7 +173,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
     async def main() -> int:
         referee = Referee(config, on_game=record, on_ply=_shower() if args.show else None)
-        port = await referee.start(args.host, 5555 if args.port is None else args.port)
+        port = await listening(referee.start(args.host, 5555 if args.port is None else args.port), args.host,
+                               args.port)
         structlog.get_logger("bots").info("referee listening", host=args.host, port=port, map=args.map,
                                           move_timeout=args.move_timeout, games=args.games)
         try:
@@ -198,7 +215,7 @@ def cmd_arena(args: argparse.Namespace) -> int:
             raise UsageFailure(str(exc)) from None
     a = Side("A", *_checked_player("twilight", args.a))
     b = Side("B", *_checked_player("twilight", args.b))
-    out = open(args.json, "w") if args.json else None
+    out = output_file(args.json)
 
     def note(record: dict) -> None:
         if out:
@@ -261,6 +278,9 @@ def cmd_demo(args: argparse.Namespace) -> int:
     from .matches import Side, report
     from .twilight.arena import run_arena
 
+    from .twilight.maps import load_map
+
+    load_map(args.map)  # a bad map is one line, before any worker starts
     us = Side("A", *_checked_player("twilight", args.player))
     them = Side("B", *_checked_player("twilight", args.opponent))
     print(f"Demo: {us.player} (A) against {them.player} (B) on {args.map}, our referee on a free local port,"
@@ -282,34 +302,60 @@ def cmd_demo(args: argparse.Namespace) -> int:
 # -- parser ---------------------------------------------------------------------------------
 
 
-def _port(text: str) -> int:
+def _number(text: str, kind: type = float) -> float:
     try:
-        value = int(text)
+        value = kind(text)
     except ValueError:
-        raise UsageFailure(f"port {text!r} is not a number") from None
+        raise argparse.ArgumentTypeError(f"{text!r} is not {'an integer' if kind is int else 'a number'}") from None
+    if not math.isfinite(value):
+        raise argparse.ArgumentTypeError(f"{text!r} is not a finite number")
+    return value
+
+
+def _port(text: str) -> int:
+    value = int(_number(text, int))
     if not 0 <= value <= 65535:
-        raise UsageFailure(f"port {value} is outside 0..65535")
+        raise argparse.ArgumentTypeError(f"port {value} is outside 0..65535")
     return value
 
 
 def _positive(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+    value = _number(text)
     if value <= 0:
         raise argparse.ArgumentTypeError(f"{text!r} must be positive")
     return value
 
 
+def _nonnegative(text: str) -> float:
+    value = _number(text)
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"{text!r} must be 0 or more")
+    return value
+
+
+def _finite(text: str) -> float:
+    return _number(text)
+
+
 def _count(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not an integer") from None
+    value = int(_number(text, int))
     if value < 1:
         raise argparse.ArgumentTypeError(f"{text!r} must be at least 1")
     return value
+
+
+def _whole(text: str) -> int:
+    value = int(_number(text, int))
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"{text!r} must be 0 or more")
+    return value
+
+
+class Parser(argparse.ArgumentParser):
+    """Bad input is one line on stderr and exit status 2, never a usage dump or a traceback."""
+
+    def error(self, message: str) -> None:  # type: ignore[override]
+        self.exit(2, f"bots: error: {message} (see: {self.prog} --help)\n")
 
 
 COMMANDS = ("play", "serve", "arena", "bench", "gtp", "daemon", "demo", "maps")
@@ -322,34 +368,35 @@ PLAY_EPILOG = """examples:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="bots", description="Plays board games against tournament servers.",
+    parser = Parser(prog="bots", description="Plays board games against tournament servers.",
                                      formatter_class=argparse.RawDescriptionHelpFormatter,
                                      epilog=__doc__.split("\n\n")[1])
     parser.add_argument("--log-format", choices=("auto", "console", "json"), default=None,
                         help="log format on stderr (default: console on a terminal, JSON otherwise)")
-    parser.add_argument("--log-level", default="info", choices=("debug", "info", "warning", "error"))
+    parser.add_argument("--log-level", default="info", choices=("debug", "info", "warning", "error"),
+                        help="the least important log lines shown (info)")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    players = ", ".join(sorted(player_table("twilight")))
+    players = "; ".join(f"{game}: {', '.join(sorted(player_table(game)))}" for game in GAMES)
 
     p = sub.add_parser("play", help="play on a server", epilog=PLAY_EPILOG,
                        formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("game", choices=GAMES)
-    p.add_argument("--host", default="127.0.0.1", help="twilight: the server's host")
+    p.add_argument("--host", default="127.0.0.1", help="twilight: the server's host (127.0.0.1)")
     p.add_argument("--port", type=_port, default=None, help="twilight: the server's port")
     p.add_argument("--server", default=None, help="gopher/dodo: the gnd server's URL, e.g. http://localhost:8080/")
-    p.add_argument("--group", type=int, default=0, help="gopher/dodo: the group number sent to /register")
+    p.add_argument("--group", type=_whole, default=0, help="gopher/dodo: the group number sent to /register")
     p.add_argument("--cgos", default=None, metavar="HOST:PORT", help="go: the CGOS server (9x9: yss-aya.com:6809)")
     p.add_argument("--password", default=None,
                    help="gopher/dodo: the group's password (or $BOTS_GND_PASSWORD); go: the CGOS password"
                         " (or $BOTS_CGOS_PASSWORD)")
-    p.add_argument("--games", type=int, default=1, help="gopher/dodo/go: games to play, 0 = forever (1)")
+    p.add_argument("--games", type=_whole, default=1, help="gopher/dodo/go: games to play, 0 = forever (1)")
     p.add_argument("--name", default="bots", help="the name sent to the server (gnd: Members)")
     p.add_argument("--player", type=player_spec, default=None,
                    help="NAME or NAME:key=value,... (default: planner; gopher/dodo: the best for the game;"
                         " go: mcts)")
     p.add_argument("--param", action="append", default=[], metavar="KEY=VALUE", help="a player option (repeatable)")
     p.add_argument("--move-time", type=_positive, default=2.0, help="twilight: the server's seconds per move (2)")
-    p.add_argument("--overhead", type=float, default=None,
+    p.add_argument("--overhead", type=_nonnegative, default=None,
                    help="seconds kept back per move for the network (twilight 0.3, gnd 0.1, go 0.2)")
     p.add_argument("--workers", type=_count, default=None, help="search processes (default: all cores)")
     p.add_argument("--show", action="store_true", help="draw the board before each of our moves")
@@ -359,22 +406,22 @@ def build_parser() -> argparse.ArgumentParser:
     s = sub.add_parser("serve", help="run our server (official semantics): twilight, gnd (Gopher/Dodo) or cgos (Go)")
     s.add_argument("game", choices=("twilight", "gnd", "cgos"))
     s.add_argument("--map", default=None, help="twilight: a map file (official XML) or a shipped map name")
-    s.add_argument("--host", default="127.0.0.1")
+    s.add_argument("--host", default="127.0.0.1", help="the address to listen on (127.0.0.1)")
     s.add_argument("--port", type=_port, default=None, help="twilight 5555, gnd 8080, cgos 6809; 0 picks a free port")
     s.add_argument("--game", dest="gnd_game", choices=GND, default=None, help="gnd: the game played")
-    s.add_argument("--size", type=int, default=None, help="gnd: the hexagon's side (6); cgos: the board (9)")
+    s.add_argument("--size", type=_count, default=None, help="gnd: the hexagon's side (6); cgos: the board (9)")
     s.add_argument("--time", type=_positive, default=None,
                    help="gnd: each player's clock (180 gopher, 360 dodo); cgos: seconds per side (300)")
-    s.add_argument("--komi", type=float, default=None, help="cgos: komi (7.0, as CGOS 9x9); arena go: 7.5")
+    s.add_argument("--komi", type=_finite, default=None, help="cgos: komi (7.0, as CGOS 9x9); arena go: 7.5")
     s.add_argument("--random", action="store_true",
                    help="gnd: pair every client with a random player; cgos: play random moves against a lone client")
     s.add_argument("--rcolor", choices=("red", "blue"), default=None,
                    help="gnd: the random player's colour (default: alternate)")
     s.add_argument("--layout", default="gnd", help="gnd: Dodo starting layout, gnd or steere (gnd)")
-    s.add_argument("--penalty", type=float, default=0.0, help="gnd: seconds lost per illegal action (0)")
-    s.add_argument("--move-timeout", type=_positive, default=2.0)
-    s.add_argument("--max-plies", type=_count, default=200)
-    s.add_argument("--seed", type=int, default=None, help="seed of the random battles")
+    s.add_argument("--penalty", type=_nonnegative, default=0.0, help="gnd: seconds lost per illegal action (0)")
+    s.add_argument("--move-timeout", type=_positive, default=2.0, help="twilight: seconds per move (2)")
+    s.add_argument("--max-plies", type=_count, default=200, help="twilight: plies per game (200)")
+    s.add_argument("--seed", type=_whole, default=None, help="seed of the random battles")
     s.add_argument("--games", type=_count, default=1, help="games per pair of connections (species swap)")
     s.add_argument("--show", action="store_true", help="draw the board after every ply")
     s.set_defaults(func=cmd_serve)
@@ -382,22 +429,22 @@ def build_parser() -> argparse.ArgumentParser:
     a = sub.add_parser("arena", help="a match between two players through our server")
     a.add_argument("game", choices=GAMES)
     a.add_argument("--a", required=True, metavar="PLAYER",
-                   help=f"NAME[:k=v,...] ({players}); go: also gtp:COMMAND, an external GTP engine")
-    a.add_argument("--b", required=True, metavar="PLAYER")
+                   help=f"NAME[:k=v,...] ({players}; go also gtp:COMMAND, an external GTP engine)")
+    a.add_argument("--b", required=True, metavar="PLAYER", help="the other side, as --a")
     a.add_argument("--maps", nargs="+", default=None, help="twilight: maps (default: every shipped map)")
     a.add_argument("--games", type=_count, default=None, help="twilight: games per map (10); gnd, go: games (10)")
     a.add_argument("--move-time", type=_positive, default=None, help="seconds per move (twilight 0.5, go 2)")
-    a.add_argument("--size", type=int, default=None, help="gnd: the hexagon's side (6); go: the board (9)")
-    a.add_argument("--komi", type=float, default=None, help="go: komi (7.5)")
+    a.add_argument("--size", type=_count, default=None, help="gnd: the hexagon's side (6); go: the board (9)")
+    a.add_argument("--komi", type=_finite, default=None, help="go: komi (7.5)")
     a.add_argument("--sgf", default=None, metavar="DIR", help="go: write one SGF file per game here")
     a.add_argument("--time", type=_positive, default=None,
                    help="gnd: each player's clock per game (the tournament's / 10: gopher 18, dodo 36)")
     a.add_argument("--layout", default="gnd", help="gnd: Dodo starting layout (gnd)")
-    a.add_argument("--overhead", type=float, default=None, help="seconds kept back per move (twilight 0.15, gnd 0.1)")
-    a.add_argument("--max-plies", type=_count, default=200)
+    a.add_argument("--overhead", type=_nonnegative, default=None, help="seconds kept back per move (twilight 0.15, gnd 0.1)")
+    a.add_argument("--max-plies", type=_count, default=200, help="twilight: plies per game (200)")
     a.add_argument("--parallel", type=_count, default=1, help="maps played at once (1)")
-    a.add_argument("--seed", type=int, default=1)
-    a.add_argument("--workers", type=_count, default=None)
+    a.add_argument("--seed", type=_whole, default=1, help="seed of the random battles (1)")
+    a.add_argument("--workers", type=_count, default=None, help="search processes (default: all cores)")
     a.add_argument("--json", default=None, help="write every game's record to this file (JSON lines)")
     a.add_argument("--verbose", "-v", action="store_true", help="a line per game")
     a.add_argument("--show", action="store_true", help="draw the board after every ply")
@@ -406,8 +453,10 @@ def build_parser() -> argparse.ArgumentParser:
     b = sub.add_parser("bench", help="search speed and depth per player and position")
     b.add_argument("game", choices=GAMES)
     b.add_argument("--maps", nargs="+", default=None, help="twilight: maps")
-    b.add_argument("--sizes", nargs="+", type=int, default=[4, 6], help="gnd: board sizes (4 6)")
-    b.add_argument("--players", nargs="+", default=None, help="(twilight: alphabeta expecti planner; gnd: alphabeta mcts)")
+    b.add_argument("--sizes", nargs="+", type=_count, default=[4, 6], help="gnd: board sizes (4 6)")
+    b.add_argument("--players", nargs="+", default=None,
+                   help=f"players to measure ({players}); default twilight: alphabeta expecti planner, "
+                        "gnd: alphabeta mcts")
     b.add_argument("--time", type=_positive, default=None, help="seconds per position (twilight 2, gnd 1, go 2)")
     b.add_argument("--scaling", action="store_true",
                    help="twilight: depth and latency on generated 10x10, 20x20, 30x30 maps with 10, 25, 40 camps "
@@ -426,12 +475,12 @@ def build_parser() -> argparse.ArgumentParser:
     d.set_defaults(func=cmd_daemon)
 
     m = sub.add_parser("demo", help="a local match on our referee, drawn in the terminal")
-    m.add_argument("--map", default="map8")
-    m.add_argument("--player", type=player_spec, default=("planner", ()))
-    m.add_argument("--opponent", type=player_spec, default=("greedy", ()))
-    m.add_argument("--move-time", type=_positive, default=0.5)
-    m.add_argument("--overhead", type=float, default=0.15)
-    m.add_argument("--workers", type=_count, default=None)
+    m.add_argument("--map", default="map8", help="a map file or a shipped map name (map8)")
+    m.add_argument("--player", type=player_spec, default=("planner", ()), help="our player, NAME[:k=v,...] (planner)")
+    m.add_argument("--opponent", type=player_spec, default=("greedy", ()), help="the other side (greedy)")
+    m.add_argument("--move-time", type=_positive, default=0.5, help="seconds per move (0.5)")
+    m.add_argument("--overhead", type=_nonnegative, default=0.15, help="seconds kept back per move (0.15)")
+    m.add_argument("--workers", type=_count, default=None, help="search processes (default: all cores)")
     m.set_defaults(func=cmd_demo)
 
     from .twilight import mapgen
@@ -440,16 +489,33 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+GLOBAL_OPTIONS = ("--log-format", "--log-level")
+
+
 def _normalise(argv: list[str]) -> list[str]:
-    """`bots --game twilight --host H --port P ...` is `bots play twilight --host H ...`."""
-    for i, arg in enumerate(argv):
-        if arg in COMMANDS:
+    """`bots --game twilight --host H --port P ...` is `bots play twilight --host H ...`, with
+    --game anywhere among the options (the global --log-* options stay in front)."""
+    game = None
+    front: list[str] = []
+    rest: list[str] = []
+    i = 0
+    while i < len(argv):
+        arg = argv[i]
+        if arg in COMMANDS and game is None:
             return argv  # a subcommand was named; its own --game (bots serve gnd --game) stays
-        if arg == "--game" and i + 1 < len(argv):
-            return argv[:i] + ["play", argv[i + 1]] + argv[i + 2:]
-        if arg.startswith("--game="):
-            return argv[:i] + ["play", arg.split("=", 1)[1]] + argv[i + 1:]
-    return argv
+        if arg == "--game" and i + 1 < len(argv) and game is None:
+            game, i = argv[i + 1], i + 2
+            continue
+        if arg.startswith("--game=") and game is None:
+            game, i = arg.split("=", 1)[1], i + 1
+            continue
+        if arg in GLOBAL_OPTIONS and i + 1 < len(argv):
+            front += argv[i:i + 2]
+            i += 2
+            continue
+        (front if arg.split("=", 1)[0] in GLOBAL_OPTIONS else rest).append(arg)
+        i += 1
+    return argv if game is None else front + ["play", game] + rest
 
 
 def parse_args(argv: Sequence[str]) -> argparse.Namespace:
@@ -487,17 +553,26 @@ def _game_defaults(args: argparse.Namespace) -> None:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    args = parse_args(sys.argv[1:] if argv is None else argv)
+    try:
+        args = parse_args(sys.argv[1:] if argv is None else argv)
+    except UsageFailure as exc:
+        print(f"bots: error: {exc}", file=sys.stderr)
+        return 2
     if args.command != "daemon":
         logsetup.setup(args.log_format or "auto", args.log_level)
     try:
         return args.func(args)
-    except UsageFailure as exc:
+    except (UsageFailure, PlayerError, MapError) as exc:  # bad input found once the command ran
         print(f"bots: error: {exc}", file=sys.stderr)
         return 2
+    except Stopped:
+        structlog.get_logger("bots").info("stopped by SIGTERM")
+        return 0
     except KeyboardInterrupt:
         return 130
 
 
-if __name__ == "__main__":
-    sys.exit(main())
+if __name__ == "__main__":  # python -m bots.cli: run the imported module, so that its exception
+    from bots.cli import main as _main  # classes are the ones the game commands raise
+
+    sys.exit(_main())

@@ -13,6 +13,7 @@ import asyncio
 import dataclasses
 import os
 import signal
+from typing import Callable
 
 import structlog
 
@@ -38,8 +39,9 @@ FATAL = (twilight.ProtocolError, gnd.ProtocolError, gnd_session.Refused,  # retr
 
 
 async def keep_playing(entry: BotSettings, runner: SearchRunner, backoff: Backoff | None = None,
-                       pause: float = 1.0) -> int:
-    """Play games with one bot until it has played `entry.games` (forever if 0)."""
+                       pause: float = 1.0, on_game: Callable[[dict], None] | None = None) -> int:
+    """Play games with one bot until it has played `entry.games` (forever if 0); `on_game`
+    gets each finished game's summary."""
     bot = entry.bot
     server = bot.server if entry.game in ("gopher", "dodo") else f"{bot.host}:{bot.port}"
     blog = log.bind(bot=bot.name, game=entry.game, server=server)
@@ -50,6 +52,8 @@ async def keep_playing(entry: BotSettings, runner: SearchRunner, backoff: Backof
             if entry.game != "twilight" and entry.games:
                 bot = dataclasses.replace(bot, games=entry.games - played)  # only the games still owed
             summaries = await SESSIONS[entry.game].play(bot, runner, log=blog)
+            for summary in summaries if on_game else ():
+                on_game(summary)
             played += len(summaries)
             backoff.reset()
             if entry.games and played >= entry.games:
@@ -60,7 +64,10 @@ async def keep_playing(entry: BotSettings, runner: SearchRunner, backoff: Backof
             blog.error("server sent garbage or refused us; this bot stops", error=str(exc))
             return played
         except (OSError, ConnectionError) as exc:  # includes SessionClosed
-            finished = len(getattr(exc, "summaries", ()))  # games completed before the drop
+            done = getattr(exc, "summaries", ())  # games completed before the drop
+            for summary in done if on_game else ():
+                on_game(summary)
+            finished = len(done)
             if finished:
                 played += finished
                 backoff.reset()

@@ -195,6 +195,11 @@ def test_play_against_a_port_with_nothing_listening():
     (["serve", "twilight", "--map", "thetrap"], ["serve", "twilight", "--map", "thetrap"]),
     (["--game"], ["--game"]),  # nothing to rewrite: argparse reports it
     ([], []),
+    # --game anywhere (issue 11): after the options, between them, with a global option after it
+    (["--host", "h", "--port", "1", "--game", "twilight"], ["play", "twilight", "--host", "h", "--port", "1"]),
+    (["--host", "h", "--game=go", "--cgos", "x:1"], ["play", "go", "--host", "h", "--cgos", "x:1"]),
+    (["--port", "3", "--log-level", "debug", "--game", "twilight"],
+     ["--log-level", "debug", "play", "twilight", "--port", "3"]),
 ])
 def test_normalise(argv, expected):
     assert cli._normalise(list(argv)) == expected
@@ -298,6 +303,7 @@ def captured_play(monkeypatch):
     (["play", "twilight", "10.2.2.2", "7001", "--host", "ignored", "--port", "1"], "10.2.2.2", 7001),
     (["--game", "twilight", "--host", "10.3.3.3", "--port", "7002"], "10.3.3.3", 7002),
     (["--game=twilight", "--port", "7003"], "127.0.0.1", 7003),
+    (["--host", "10.4.4.4", "--port", "7004", "--game", "twilight"], "10.4.4.4", 7004),
 ])
 def test_cmd_play_connects_where_it_is_told(captured_play, capsys, argv, host, port):
     assert parse(*argv).func(parse(*argv)) == 0
@@ -495,3 +501,78 @@ def test_bench_scaling_prints_depth_and_latency_per_board_size():
     for line in rows:
         depth, latency = int(line.split()[-3]), float(line.split()[-1])
         assert depth >= 1 and 0 < latency < 0.5
+
+
+@pytest.mark.parametrize("command", [
+    ["serve", "twilight", "--map", "thetrap"],
+    ["serve", "gnd", "--game", "gopher", "--size", "4"],
+    ["serve", "cgos"],
+])
+def test_serve_stops_cleanly_on_sigterm(command):
+    """`bots serve` under systemd or docker stop (issue 11): SIGTERM closes the sockets, exit 0."""
+    import signal
+
+    port = free_port()
+    proc = subprocess.Popen([*BOTS, "--log-format", "json", *command, "--port", str(port)], cwd=ROOT,
+                            stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
+                break
+            except OSError:
+                time.sleep(0.1)
+        else:
+            pytest.fail(f"{command} never listened on {port}")
+        time.sleep(0.2)
+        proc.send_signal(signal.SIGTERM)
+        out, err = proc.communicate(timeout=10)
+    finally:
+        proc.kill()
+    assert proc.returncode == 0, err
+    assert "Traceback" not in err
+    with pytest.raises(OSError):
+        socket.create_connection(("127.0.0.1", port), timeout=0.5).close()
+
+
+# -- bad input: one line, exit 2, never a traceback (issue 11) --------------------------------------
+
+
+@pytest.mark.parametrize("argv, words", [
+    (["play", "twilight", "--port", "70000"], ["--port", "65535"]),
+    (["play", "twilight", "--port", "abc"], ["--port", "'abc'"]),
+    (["serve", "twilight", "--map", "thetrap", "--port", "70000"], ["--port"]),
+    (["play", "twilight", "--port", "1", "--move-time", "nan"], ["--move-time", "finite"]),
+    (["play", "twilight", "--port", "1", "--move-time", "inf"], ["--move-time", "finite"]),
+    (["play", "twilight", "--port", "1", "--overhead", "-1"], ["--overhead"]),
+    (["serve", "cgos", "--komi", "nan"], ["--komi"]),
+    (["arena", "go", "--a", "random", "--b", "random", "--komi", "nan"], ["--komi"]),
+    (["demo", "--map", "nosuch"], ["nosuch"]),
+    (["bench", "twilight", "--maps", "nosuch"], ["nosuch"]),
+    (["bench", "twilight", "--players", "nosuch"], ["nosuch"]),
+    (["bench", "gopher", "--players", "nosuch"], ["nosuch"]),
+    (["bench", "gopher", "--sizes", "0"], ["--sizes"]),
+    (["arena", "twilight", "--a", "greedy", "--b", "random", "--json", "/nonexistent/dir/x.json"], ["/nonexistent"]),
+    (["arena", "gopher", "--a", "random", "--b", "random", "--json", "/nonexistent/dir/x.json"], ["/nonexistent"]),
+    (["arena", "go", "--a", "random", "--b", "random", "--json", "/nonexistent/dir/x.json"], ["/nonexistent"]),
+    (["arena", "go", "--a", "random", "--b", "random", "--sgf", "/proc/nope"], ["/proc/nope"]),
+    (["arena", "go", "--a", "random", "--b", "random", "--size", "1"], ["size 1"]),
+    (["serve", "cgos", "--size", "30"], ["size 30"]),
+    (["play", "twilight", "--port", "1", "--name", "x" * 256], ["256 bytes"]),
+])
+def test_bad_input_is_one_line_and_exit_2(argv, words):
+    line = one_error_line(bots(*argv, timeout=60))
+    for word in words:
+        assert word in line, line
+
+
+@pytest.mark.parametrize("command", [["serve", "twilight", "--map", "thetrap"], ["serve", "gnd", "--game", "gopher"],
+                                     ["serve", "cgos"]])
+def test_a_port_in_use_is_one_line_and_exit_2(command):
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        line = one_error_line(bots(*command, "--port", str(port), timeout=60))
+    assert f"127.0.0.1:{port}" in line and "in use" in line

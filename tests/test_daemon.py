@@ -323,11 +323,20 @@ class Daemon:
             if line is None:
                 break
             self.seen.append(line)
-            if json.loads(line).get("event") == event:
+            entry = self.parse(line)
+            if entry.get("event") == event:
                 if event == "daemon started":
                     self.children = descendants(self.proc.pid)
-                return json.loads(line)
+                return entry
         raise AssertionError(f"no {event!r} log line within {timeout} s; stderr so far: {self.seen}")
+
+    def parse(self, line: str) -> dict:
+        """A JSON log line; anything else (a child's traceback) fails the test with all stderr."""
+        try:
+            return json.loads(line)
+        except ValueError:
+            rest = "".join(self.seen)
+            raise AssertionError(f"stderr line is not a JSON log entry: {line!r}\nstderr so far:\n{rest}") from None
 
     def wait(self, timeout: float) -> tuple[int, list[dict], str]:
         """Exit code, every JSON log line, and the raw stderr (what arrived within 1 s of the exit:
@@ -343,7 +352,7 @@ class Daemon:
                 break
             self.seen.append(line)
         err = "".join(self.seen)
-        return code, [json.loads(line) for line in self.seen if line.startswith("{")], err
+        return code, [self.parse(line) for line in self.seen if line.startswith("{")], err
 
     def survivors(self, grace: float = 5.0) -> list[int]:
         """The recorded processes still running `grace` seconds from now (or sooner, once all are gone)."""

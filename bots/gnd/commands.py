@@ -18,7 +18,8 @@ import structlog
 
 from protocol.gnd import ProtocolError, decode_action, game_number
 
-from ..cli import UsageFailure, _checked_player, _run, _shower
+from ..cli import UsageFailure, _checked_player, _shower, listening, output_file
+from ..loop import run as _run
 from ..matches import Side, report
 from ..players import PlayerError
 from ..runner import SearchRunner
@@ -82,7 +83,8 @@ def serve(args: argparse.Namespace) -> int:
     async def main() -> int:
         server = GndServer(config, on_game=lambda r: print(json.dumps(r), flush=True),
                            on_ply=shower() if args.show else None)
-        port = await server.start(args.host, 8080 if args.port is None else args.port)
+        port = await listening(server.start(args.host, 8080 if args.port is None else args.port), args.host,
+                               args.port)
         structlog.get_logger("bots").info("gnd server listening", url=f"http://{args.host}:{port}/", game=game,
                                           size=args.size, clock=config.time, random=args.random)
         try:
@@ -108,6 +110,8 @@ def arena(args: argparse.Namespace) -> int:
         ServerConfig(args.game, args.size, clock, layout=args.layout)  # checks size and layout
     except ValueError as exc:
         raise UsageFailure(str(exc)) from None
+    if args.json:
+        output_file(args.json, "a").close()  # unwritable: say so now, not after the first game
     label = f"{args.game} {args.size}"
 
     def note(record: dict) -> None:

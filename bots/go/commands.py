@@ -16,7 +16,8 @@ import time
 
 import structlog
 
-from ..cli import UsageFailure, _checked_player, _run
+from ..cli import UsageFailure, _checked_player, listening, output_file
+from ..loop import run as _run
 from ..matches import report
 from ..players import PlayerError
 from ..runner import SearchRunner
@@ -60,10 +61,21 @@ def play(args: argparse.Namespace) -> int:
 
     async def main() -> int:
         async with SearchRunner(args.workers, games=["go"]) as runner:
-            played = await keep_playing(BotSettings("go", bot, args.games), runner)
+            played = await keep_playing(BotSettings("go", bot, args.games), runner,
+                                        on_game=lambda summary: print(json.dumps(summary), flush=True))
         return 0 if played or not args.games else 1
 
     return _run(main())
+
+
+def _check_size(size: int) -> int:
+    from .board import empty
+
+    try:
+        empty(size)
+    except ValueError as exc:
+        raise UsageFailure(str(exc)) from None
+    return size
 
 
 def serve(args: argparse.Namespace) -> int:
@@ -72,11 +84,13 @@ def serve(args: argparse.Namespace) -> int:
     def record(game: dict) -> None:
         print(json.dumps(game), flush=True)
 
+    _check_size(args.size)
+
     async def main() -> int:
         server = CgosServer(host=args.host, port=CGOS_PORT if args.port is None else args.port, size=args.size,
                             komi=args.komi, main_time=args.time, random_opponent=args.random,
                             on_game=record)
-        await server.start()
+        await listening(server.start(), args.host, args.port)
         structlog.get_logger("bots").info("CGOS server listening", host=args.host, port=server.port,
                                           size=args.size, komi=args.komi, main_time=args.time,
                                           random_opponent=args.random)
@@ -101,8 +115,13 @@ def arena(args: argparse.Namespace) -> int:
         b = parse_side(args.b, "B")
     except ValueError as exc:
         raise UsageFailure(str(exc)) from None
-    size = args.size
-    out = open(args.json, "w") if args.json else None
+    size = _check_size(args.size)
+    if args.sgf:
+        try:
+            os.makedirs(args.sgf, exist_ok=True)
+        except OSError as exc:
+            raise UsageFailure(f"cannot create the SGF directory {args.sgf}: {exc.strerror or exc}") from None
+    out = output_file(args.json)
     started = time.monotonic()
 
     def note(record: dict) -> None:

@@ -184,6 +184,8 @@ async def test_play_go_plays_one_game_on_our_cgos_server(tmp_path):
     assert "tester" in record["players"].values() and "server-random" in record["players"].values()
     assert record["result"][1:2] == "+" and "Illegal" not in record["result"] and "Time" not in record["result"]
     assert "pw123" not in stderr and b"pw123" not in out  # never logged
+    summaries = [json.loads(line) for line in out.decode().splitlines()]  # one JSON line per game (issue 11)
+    assert len(summaries) == 1 and summaries[0]["result"] == record["result"]
 
 
 # -- serve cgos ---------------------------------------------------------------------------------
