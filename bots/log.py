@@ -27,3 +27,11 @@ def setup(fmt: str = "auto", level: str = "info", stream=None) -> None:
         logger_factory=structlog.PrintLoggerFactory(stream),
         cache_logger_on_first_use=False,
     )
+
+
+def ensure_configured() -> None:
+    """For code run outside the bots command (the course drop-ins): if nobody set structlog
+    up, log to stderr at info level, never to stdout (a referee or client may read it)."""
+    if not structlog.is_configured():
+        setup("auto", "info")
+

@@ -22,6 +22,7 @@ import structlog
 
 from search.budget import Budget
 
+from ..log import ensure_configured
 from ..players import make_player, parse_spec
 from .games import default_player, rules
 from .players import quick_move
@@ -53,6 +54,7 @@ def _player_from_env(game: str, size: int) -> Any:
 
 
 def initialize(game: str, state: list, player: int, hex_size: int, total_time: float) -> Environment:
+    ensure_configured()  # logs to stderr: stdout belongs to the course's client
     game = str(game).lower()
     rules(game)  # an unknown game fails here, with the known ones named
     env = Environment(game, int(hex_size), int(player), _player_from_env(game, int(hex_size)), float(total_time))

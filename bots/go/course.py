@@ -41,14 +41,26 @@ import structlog
 
 from search.budget import Budget
 
+from ..log import ensure_configured
 from ..players import make_player, parse_spec
 from .board import BLACK, PASS, WHITE, State, empty, geometry, parse_point, point_name
 from .decide import move_seconds
-from .players import random_move
+from .players import random_move, warm
 
 log = structlog.get_logger("bots.go.course")
 
-SIZE = 9
+SIZE = 9  # Goban.py V2.4; the 2024 kit (V3) plays 8x8: the referee's own size wins
+
+
+def referee_board_size() -> int:
+    """The board size of the course referee's `Goban.Board` (`_BOARDSIZE`), when its Goban.py
+    can be imported (it sits next to localGame.py and myPlayer.py); 9 otherwise."""
+    try:
+        import Goban  # type: ignore[import-not-found]  # the course kit's module, not ours
+    except Exception:  # absent, or broken: the referee would not run either
+        return SIZE
+    size = getattr(getattr(Goban, "Board", None), "_BOARDSIZE", SIZE)
+    return size if isinstance(size, int) and 2 <= size <= 19 else SIZE
 DEFAULT_PLAYER = "mcts"
 TOTAL_SECONDS = 1800.0  # the tournament's 30 minutes per player
 CRITICAL_LEFT, CRITICAL_SECONDS = 60.0, 0.5  # seed 001's "critical mode"
@@ -126,23 +138,17 @@ def force_play(state: State, move: int, colour: int | None = None) -> State | No
     return after._replace(ko_history=state.ko_history | {after.position_hash()})
 
 
-def _ensure_logging() -> None:
-    """Outside the bots command nobody set structlog up: send it to stderr, info level."""
-    if not structlog.is_configured():
-        from .. import log as bots_log
-
-        bots_log.setup("auto", "info")
-
-
 class myPlayer:  # noqa: N801 - the name the course's referee imports
     """The course's PlayerInterface backed by the player named in $BOTS_PLAYER."""
 
     def __init__(self) -> None:
-        _ensure_logging()
+        ensure_configured()
         spec = os.environ.get("BOTS_PLAYER", "").strip() or DEFAULT_PLAYER
         self.player_name, self.params = parse_spec(spec)
         self.total_seconds = _total_seconds()
+        self.size = referee_board_size()
         self._new_player()  # a bad name or option raises here, naming it
+        warm()  # compile (or load) the kernels now, before the referee times any move
         self._rng = random.Random()
         self.color: int | None = None
         self._reset()
@@ -151,7 +157,7 @@ class myPlayer:  # noqa: N801 - the name the course's referee imports
         self.player: Any = make_player("go", self.player_name, self.params)
 
     def _reset(self) -> None:
-        self.state: State = empty(SIZE, komi=0, superko="goban")
+        self.state: State = empty(self.size, komi=0, superko="goban")
         self.time_used = 0.0
         self.mode = NORMAL
 
@@ -236,9 +242,9 @@ class myPlayer:  # noqa: N801 - the name the course's referee imports
             failed = True
         if failed:
             move = random_move(state, self._rng)
-        point = parse_point(move, SIZE) if isinstance(move, str) else int(move)
+        point = parse_point(move, self.size) if isinstance(move, str) else int(move)
         after = state.play(point)
-        name = point_name(point, SIZE)
+        name = point_name(point, self.size)
         log.info("move", move=name, seconds=round(seconds, 3), used=round(_now() - t0, 3), depth=depth,
                  nodes=nodes, time_left=round(time_left, 1), mode=self.mode)
         self.state = after  # last: if anything above failed, the fallback starts from `state`
@@ -250,18 +256,18 @@ class myPlayer:  # noqa: N801 - the name the course's referee imports
             if moves:
                 point = self._rng.choice(moves)
                 self.state = self.state.play(point)
-                return point_name(point, SIZE)
+                return point_name(point, self.size)
         except Exception:
             log.exception("no fallback move either; passing")
         return "PASS"
 
     def _opponent(self, move: str) -> None:
         try:
-            point = parse_point(move, SIZE)
+            point = parse_point(move, self.size)
         except ValueError:
             log.error("unreadable opponent move; ignored", move=repr(move))
             return
-        if move != point_name(point, SIZE):
+        if move != point_name(point, self.size):
             log.warning("opponent move not in the referee's notation; accepted", move=repr(move))
         them = 3 - self.color if self.color else self.state.to_move
         if self.state.to_move == them and self.state.is_legal(point):

@@ -489,8 +489,11 @@ async def serve(reader: asyncio.StreamReader, writer: Any, engine: Engine) -> No
         except UsageError as exc:
             log.error("response cannot be encoded", error=str(exc))
             data = encode_response(ident, False, "internal error: unencodable response")
-        writer.write(data)
-        await writer.drain()
+        try:
+            writer.write(data)
+            await writer.drain()
+        except RuntimeError as exc:  # uvloop: the pipe transport closed under us (the controller left)
+            raise BrokenPipeError(str(exc)) from None
 
     async def answer_all() -> bool:
         """Answer every complete command buffered; False once quit was answered."""

@@ -19,6 +19,7 @@ and fills its own area before passing, as CGOS, the course referee and GNU Go's
 from __future__ import annotations
 
 import os
+import random
 import time
 from dataclasses import dataclass, field
 
@@ -140,8 +141,8 @@ class MCTS:
             if self.early_stop and done >= 4 * CHUNK and self._settled(V, I, root, done, now - began, deadline - now):
                 break
         votes = self._votes(V, I, root, size, set(legal))
-        if not votes:
-            move, value = (legal[0] if legal else PASS), 0.5
+        if not votes:  # no playout finished (a tiny budget): the move the priors like best
+            move, value = self._by_prior(V, I, root, size, state, legal), 0.5
         else:
             move = max(votes, key=lambda mv: mv[1])[0]
             ch = K.child_of(I, root, padded(move, size))
@@ -181,6 +182,21 @@ class MCTS:
         best = first + int(np.argmax(visits))
         return bool(V[K.VN, best] > 0 and V[K.VW, best] / V[K.VN, best] > 0.95
                     and done > 0.2 * (done + rate * left))
+
+    @staticmethod
+    def _by_prior(V, I, root, size, state: State, legal: list) -> int:
+        """The root child with the best prior win rate (captures, escapes, patterns, nearness to
+        the last move); a random non-eye move if the root has no children yet."""
+        first = I[K.ICHILD, root]
+        scored = [((V[K.PW, ch] + 1.0) / (V[K.PN, ch] + 2.0), unpadded(int(I[K.IMOVE, ch]), size))
+                  for ch in range(first, first + I[K.INCHILD, root])]
+        allowed = set(legal)
+        scored = [(score, move) for score, move in scored if move in allowed and move != PASS]
+        if scored:
+            return max(scored)[1]
+        from .players import random_move
+
+        return random_move(state, random.Random(state.key()))
 
     def _votes(self, V, I, root, size, legal: set) -> list[tuple[int, int]]:
         first = I[K.ICHILD, root]

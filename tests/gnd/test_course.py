@@ -145,3 +145,21 @@ def test_unknown_game_names_the_known_ones(name):
 def test_game_name_is_case_insensitive():
     env = course.initialize("Dodo", official_state(dodo_rules.layout(4)), 2, 4, 18.0)
     assert env.game == "dodo" and env.us == 2
+
+
+def test_the_drop_in_logs_to_stderr_never_to_stdout(tmp_path):
+    """The course client owns stdout (issue 11): an unconfigured process gets logs on stderr."""
+    import subprocess
+    import sys
+
+    script = tmp_path / "client.py"
+    script.write_text(
+        "from bots.gnd import course\n"
+        f"state = {official_state(gopher_rules.start(3))!r}\n"
+        "env = course.initialize('gopher', state, 1, 3, 10.0)\n"
+        "env, action = course.strategy(env, state, 1, 10.0)\n"
+        "print('ACTION', action)\n")
+    done = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith("ACTION") and len(done.stdout.splitlines()) == 1, done.stdout
+    assert "game starts" in done.stderr

@@ -540,3 +540,34 @@ def test_default_player_is_mcts(env, value):
     ours = course.myPlayer()
     assert ours.player_name == "mcts" and isinstance(ours.player, Faulty)
     assert course.TOTAL_SECONDS == 1800 and ours.total_seconds == 1800
+
+
+def test_the_board_size_comes_from_the_referees_goban(env):
+    """The 2024 kit's Goban.py plays 8x8 (issue 11): every move we send exists on that board."""
+    import sys
+    import types
+
+    goban = types.ModuleType("Goban")
+    goban.Board = type("Board", (), {"_BOARDSIZE": 8})
+    env.setitem(sys.modules, "Goban", goban)
+    env.setenv("BOTS_PLAYER", "mcts")
+    env.setenv("BOTS_TOTAL_SECONDS", "20")
+    ours = course.myPlayer()
+    assert ours.size == 8
+    ours.newGame(BLACK)
+    for _ in range(6):
+        move = ours.getPlayerMove()
+        assert move == "PASS" or (move[0] in "ABCDEFGH" and 1 <= int(move[1:]) <= 8), move
+        reply = next(m for m in ours.state.legal_moves() if m != PASS)
+        ours.playOpponentMove(point_name(reply, 8))
+
+
+def test_the_kernels_are_warm_before_the_referee_times_a_move(env):
+    """Construction compiles (or loads) the kernels (issue 11): the first move is not slowed."""
+    env.setenv("BOTS_PLAYER", "mcts")
+    env.setenv("BOTS_TOTAL_SECONDS", "60")
+    ours = course.myPlayer()
+    ours.newGame(BLACK)
+    t0 = time.monotonic()
+    ours.getPlayerMove()
+    assert time.monotonic() - t0 < 3.0  # a 60 s clock gives about 1 s per move; compiling takes 15+ s

@@ -242,6 +242,27 @@ def test_mcts_player_captures_a_big_group_in_atari():
     assert dict(result.votes)[P("G5")] == max(v for _, v in result.votes)
 
 
+def test_mcts_without_a_single_playout_plays_what_its_priors_like_not_the_first_move():
+    """A budget too small for one playout (the course clock's last seconds, issue 11): the
+    capture the priors point at, and on an empty board anything but A1."""
+    state = from_diagram("""
+        . . . . . . . . .
+        . . . . . . . . .
+        . . X X X X . . .
+        . X O O O O X . .
+        . X O O O O . . .
+        . . X X X X . . .
+        . . . . . . . . .
+        . . . . . . . . .
+        . . . . . . . . .
+    """, to_move=BLACK)
+    result = MCTS(seed=4, use_book=False, capacity=20_000).choose(state, None, Budget(0.0))
+    assert result.nodes == 0 and result.move == P("G5")
+    empty_board = MCTS(seed=4, use_book=False, capacity=20_000).choose(empty(9), None, Budget(0.0))
+    assert empty_board.nodes == 0 and empty_board.move not in (P("A1"), PASS)
+    assert empty(9).is_legal(empty_board.move)
+
+
 def test_mcts_votes_are_legal_root_visits():
     state = from_moves(9, ["E5", "E4", "D4"])
     result = MCTS(seed=2, use_book=False, early_stop=False, capacity=50_000).choose(

@@ -551,6 +551,21 @@ async def served(engine: Engine, data: bytes, eof: bool = True) -> bytes:
     return bytes(sink.data)
 
 
+class ClosedSink(Sink):
+    """A writer whose pipe is gone, as uvloop reports it: RuntimeError on write."""
+
+    def write(self, data: bytes) -> None:
+        raise RuntimeError("unable to perform operation on <WriteUnixTransport closed=True>; the handler is closed")
+
+
+async def test_serve_returns_quietly_when_the_controller_closed_its_end(engine):
+    """The controller closed our stdout (issue 11): no traceback, serve just ends."""
+    reader = asyncio.StreamReader()
+    reader.feed_data(b"1 name\n2 version\n")
+    reader.feed_eof()
+    await asyncio.wait_for(serve(reader, ClosedSink(), engine), 10)
+
+
 def responses(data: bytes) -> list:
     dec = ResponseDecoder()
     dec.feed(data)
