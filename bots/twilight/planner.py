@@ -42,15 +42,10 @@ from protocol.twilight import Move
 from search.budget import Budget, SearchResult
 from search.minimax import search
 
-from .rules import HUMAN_RATIO, MONSTER_RATIO, State, Species, battle_outcomes
+from .rules import HUMAN_RATIO, MONSTER_RATIO, State, Species, battle_outcomes, distance as _d
 from .tactics import Order, combine, fits
 
 FAR = 1 << 20
-
-
-def _d(ax: int, ay: int, bx: int, by: int) -> int:
-    dx, dy = ax - bx, ay - by
-    return max(dx if dx > 0 else -dx, dy if dy > 0 else -dy)
 
 
 # -- evaluation -------------------------------------------------------------------------------
@@ -104,7 +99,7 @@ def _tour(claimed: dict[int, list], gamma: float) -> float:
 
 
 def tactics(attackers, victims) -> tuple[float, float]:
-    """(free kills the side to move takes now, its own units left next to a 1.5x enemy)."""
+    """(free kills the side to move takes now, its own units within two steps of a 1.5x enemy)."""
     kills = 0.0
     used = set()
     for vx, vy, vn in sorted(victims, key=lambda g: -g[2]):
@@ -223,7 +218,7 @@ def group_orders(b: _Board, group, gamma: float, may_split: bool, per_group: int
     orders += toward_camps
     if threats:
         orders[:0] = [_move(x, y, n, cell) for cell in b.flee(x, y, n, threats)]
-    friends = [g for g in b.ours if g is not group and g != group]
+    friends = [g for g in b.ours if g != group]
     if friends:
         fx, fy, _ = min(friends, key=lambda g: (_d(x, y, g[0], g[1]), -g[2]))
         orders.append(_move(x, y, n, b.step(x, y, n, fx, fy)))
@@ -243,7 +238,7 @@ def group_orders(b: _Board, group, gamma: float, may_split: bool, per_group: int
         steps = [(b.danger(x + dx, y + dy, n), (Move(x, y, n, x + dx, y + dy),))
                  for dx in (-1, 0, 1) for dy in (-1, 0, 1)
                  if (dx or dy) and 0 <= x + dx < b.state.cols and 0 <= y + dy < b.state.rows
-                 and b.cells.get((x + dx, y + dy), (1, 0))[0] == 1]
+                 and b.cells.get((x + dx, y + dy), (1, 0))[0] == 1]  # empty, or ours
         orders += [o for _, o in sorted(steps) if o not in orders]
     return orders[:per_group] + [()]
 
