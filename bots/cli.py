@@ -120,7 +120,10 @@ def cmd_play(args: argparse.Namespace) -> int:
     if args.address:
         if len(args.address) != 2:
             raise UsageFailure("the server address is the last two arguments: HOST PORT")
-        host, port = args.address[0], _port(args.address[1])
+        try:
+            host, port = args.address[0], _port(args.address[1])
+        except argparse.ArgumentTypeError as exc:
+            raise UsageFailure(f"the server's port: {exc}") from None
     if port is None:
         raise UsageFailure("no server port: give --port P or HOST PORT as the last two arguments")
     name, params = _checked_player("twilight", args.player, args.param)
@@ -440,7 +443,8 @@ def build_parser() -> argparse.ArgumentParser:
     a.add_argument("--time", type=_positive, default=None,
                    help="gnd: each player's clock per game (the tournament's / 10: gopher 18, dodo 36)")
     a.add_argument("--layout", default="gnd", help="gnd: Dodo starting layout (gnd)")
-    a.add_argument("--overhead", type=_nonnegative, default=None, help="seconds kept back per move (twilight 0.15, gnd 0.1)")
+    a.add_argument("--overhead", type=_nonnegative, default=None,
+                   help="seconds kept back per move (twilight 0.15, gnd 0.1)")
     a.add_argument("--max-plies", type=_count, default=200, help="twilight: plies per game (200)")
     a.add_argument("--parallel", type=_count, default=1, help="maps played at once (1)")
     a.add_argument("--seed", type=_whole, default=1, help="seed of the random battles (1)")
@@ -558,6 +562,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     except UsageFailure as exc:
         print(f"bots: error: {exc}", file=sys.stderr)
         return 2
+    except SystemExit as exc:  # argparse: --help, or its one-line error (Parser.error)
+        return exc.code if isinstance(exc.code, int) else 2
     if args.command != "daemon":
         logsetup.setup(args.log_format or "auto", args.log_level)
     try:

@@ -315,7 +315,7 @@ def test_cmd_play_connects_where_it_is_told(captured_play, capsys, argv, host, p
 @pytest.mark.parametrize("argv, message", [
     (["play", "twilight", "onlyhost"], "the last two arguments"),
     (["play", "twilight", "a", "b", "c"], "the last two arguments"),
-    (["play", "twilight", "h", "notaport"], "port 'notaport' is not a number"),
+    (["play", "twilight", "h", "notaport"], "port: 'notaport' is not an integer"),
     (["play", "twilight", "h", "70000"], "port 70000 is outside 0..65535"),
     (["play", "twilight"], "no server port"),
 ])

@@ -142,7 +142,7 @@ class MCTS:
                 break
         votes = self._votes(V, I, root, size, set(legal))
         if not votes:  # no playout finished (a tiny budget): the move the priors like best
-            move, value = self._by_prior(V, I, root, size, state, legal), 0.5
+            move, value = self._by_prior(V, I, meta, root, B, S, mask, state, legal), 0.5
         else:
             move = max(votes, key=lambda mv: mv[1])[0]
             ch = K.child_of(I, root, padded(move, size))
@@ -184,12 +184,15 @@ class MCTS:
                     and done > 0.2 * (done + rate * left))
 
     @staticmethod
-    def _by_prior(V, I, root, size, state: State, legal: list) -> int:
-        """The root child with the best prior win rate (captures, escapes, patterns, nearness to
-        the last move); a random non-eye move if the root has no children yet."""
+    def _by_prior(V, I, meta, root, B, S, mask, state: State, legal: list) -> int:
+        """The root child its priors like best (captures, escapes, patterns, nearness to the last
+        move: the most prior wins, then the best prior rate); the root is expanded for it if
+        no iteration did; a random non-eye move if even that cannot be done."""
+        if not I[K.INCHILD, root]:
+            K.expand(V, I, meta, root, B, S, mask)
         first = I[K.ICHILD, root]
-        scored = [((V[K.PW, ch] + 1.0) / (V[K.PN, ch] + 2.0), unpadded(int(I[K.IMOVE, ch]), size))
-                  for ch in range(first, first + I[K.INCHILD, root])]
+        scored = [((V[K.PW, ch], (V[K.PW, ch] + 1.0) / (V[K.PN, ch] + 2.0)),
+                   unpadded(int(I[K.IMOVE, ch]), state.size)) for ch in range(first, first + I[K.INCHILD, root])]
         allowed = set(legal)
         scored = [(score, move) for score, move in scored if move in allowed and move != PASS]
         if scored:
