@@ -9,6 +9,7 @@
     bots gtp go [--player mcts]                 a Go engine speaking GTP on stdin/stdout
     bots play go --cgos HOST:PORT --name N      play 9x9 Go on a CGOS server
     bots maps generate W H HOMES [--seed N]     a fair random Twilight map (official XML)
+    bots fuzz [--inputs N]                      every wire codec against hostile inputs
     bots daemon --config FILE                   every bot of a TOML file, concurrently
 
 Exit codes: 0 done, 1 a failure while running (e.g. server unreachable), 2 bad input
@@ -302,6 +303,14 @@ def cmd_demo(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_fuzz(args: argparse.Namespace) -> int:
+    from .fuzz import run
+
+    table, findings = run(args.inputs, args.seed, args.codecs)
+    print(table)
+    return 1 if findings else 0
+
+
 # -- parser ---------------------------------------------------------------------------------
 
 
@@ -361,7 +370,7 @@ class Parser(argparse.ArgumentParser):
         self.exit(2, f"bots: error: {message} (see: {self.prog} --help)\n")
 
 
-COMMANDS = ("play", "serve", "arena", "bench", "gtp", "daemon", "demo", "maps")
+COMMANDS = ("play", "serve", "arena", "bench", "gtp", "daemon", "demo", "maps", "fuzz")
 PLAY_EPILOG = """examples:
   bots play twilight --host 127.0.0.1 --port 5555 --name towelie
   bots play twilight --player expecti:max_depth=5 127.0.0.1 5555
@@ -486,6 +495,12 @@ def build_parser() -> argparse.ArgumentParser:
     m.add_argument("--overhead", type=_nonnegative, default=0.15, help="seconds kept back per move (0.15)")
     m.add_argument("--workers", type=_count, default=None, help="search processes (default: all cores)")
     m.set_defaults(func=cmd_demo)
+
+    f = sub.add_parser("fuzz", help="every wire codec against hostile inputs (random, mutated, huge numbers)")
+    f.add_argument("--inputs", type=_count, default=1_000_000, help="inputs per codec (1000000)")
+    f.add_argument("--seed", type=_whole, default=1, help="random seed, to replay a finding (1)")
+    f.add_argument("--codecs", nargs="+", default=None, help="only codecs whose name contains one of these words")
+    f.set_defaults(func=cmd_fuzz)
 
     from .twilight import mapgen
 
