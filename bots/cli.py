@@ -281,7 +281,6 @@ def cmd_demo(args: argparse.Namespace) -> int:
     from .runner import SearchRunner
     from .matches import Side, report
     from .twilight.arena import run_arena
-
     from .twilight.maps import load_map
 
     load_map(args.map)  # a bad map is one line, before any worker starts
@@ -314,7 +313,8 @@ def cmd_fuzz(args: argparse.Namespace) -> int:
 # -- parser ---------------------------------------------------------------------------------
 
 
-def _number(text: str, kind: type = float) -> float:
+def _number(text: str, kind: type = float) -> Any:
+    """A finite number of `kind` (int or float) from the command line, or the reason it is not."""
     try:
         value = kind(text)
     except ValueError:
@@ -325,7 +325,7 @@ def _number(text: str, kind: type = float) -> float:
 
 
 def _port(text: str) -> int:
-    value = int(_number(text, int))
+    value = _number(text, int)
     if not 0 <= value <= 65535:
         raise argparse.ArgumentTypeError(f"port {value} is outside 0..65535")
     return value
@@ -345,19 +345,15 @@ def _nonnegative(text: str) -> float:
     return value
 
 
-def _finite(text: str) -> float:
-    return _number(text)
-
-
 def _count(text: str) -> int:
-    value = int(_number(text, int))
+    value = _number(text, int)
     if value < 1:
         raise argparse.ArgumentTypeError(f"{text!r} must be at least 1")
     return value
 
 
 def _whole(text: str) -> int:
-    value = int(_number(text, int))
+    value = _number(text, int)
     if value < 0:
         raise argparse.ArgumentTypeError(f"{text!r} must be 0 or more")
     return value
@@ -424,7 +420,7 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--size", type=_count, default=None, help="gnd: the hexagon's side (6); cgos: the board (9)")
     s.add_argument("--time", type=_positive, default=None,
                    help="gnd: each player's clock (180 gopher, 360 dodo); cgos: seconds per side (300)")
-    s.add_argument("--komi", type=_finite, default=None, help="cgos: komi (7.0, as CGOS 9x9); arena go: 7.5")
+    s.add_argument("--komi", type=_number, default=None, help="cgos: komi (7.0, as CGOS 9x9); arena go: 7.5")
     s.add_argument("--random", action="store_true",
                    help="gnd: pair every client with a random player; cgos: play random moves against a lone client")
     s.add_argument("--rcolor", choices=("red", "blue"), default=None,
@@ -447,7 +443,7 @@ def build_parser() -> argparse.ArgumentParser:
     a.add_argument("--games", type=_count, default=None, help="twilight: games per map (10); gnd, go: games (10)")
     a.add_argument("--move-time", type=_positive, default=None, help="seconds per move (twilight 0.5, go 2)")
     a.add_argument("--size", type=_count, default=None, help="gnd: the hexagon's side (6); go: the board (9)")
-    a.add_argument("--komi", type=_finite, default=None, help="go: komi (7.5)")
+    a.add_argument("--komi", type=_number, default=None, help="go: komi (7.5)")
     a.add_argument("--sgf", default=None, metavar="DIR", help="go: write one SGF file per game here")
     a.add_argument("--time", type=_positive, default=None,
                    help="gnd: each player's clock per game (the tournament's / 10: gopher 18, dodo 36)")
