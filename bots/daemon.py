@@ -10,77 +10,16 @@ exit 0); a second signal exits at once.
 from __future__ import annotations
 
 import asyncio
-import dataclasses
 import os
 import signal
-from typing import Callable
 
 import structlog
 
-from protocol import cgos, gnd, twilight
-
-from .backoff import Backoff
+from .playing import keep_playing
 from .runner import SearchRunner
-from .settings import BotSettings, Settings
-from .gnd import session as gnd_session
-from .go import cgos_session
-from .twilight import session as twilight_session
+from .settings import Settings
 
 log = structlog.get_logger("bots.daemon")
-
-# Each game's session module: `play(bot, runner, log=...) -> [summary per game]`.  The Twilight
-# session plays one connection's games; the gnd session plays `bot.games` games itself
-# (retrying the network on its own) and returns only when they are done; the CGOS session
-# plays `bot.games` games on one connection (forever if 0), and when the connection drops
-# its error carries the games finished on it (`summaries`), which count.
-SESSIONS = {"twilight": twilight_session, "gopher": gnd_session, "dodo": gnd_session, "go": cgos_session}
-FATAL = (twilight.ProtocolError, gnd.ProtocolError, gnd_session.Refused,  # retrying cannot help
-         cgos.ProtocolError, cgos_session.Refused)
-
-
-async def keep_playing(entry: BotSettings, runner: SearchRunner, backoff: Backoff | None = None,
-                       pause: float = 1.0, on_game: Callable[[dict], None] | None = None) -> int:
-    """Play games with one bot until it has played `entry.games` (forever if 0); `on_game`
-    gets each finished game's summary."""
-    bot = entry.bot
-    server = bot.server if entry.game in ("gopher", "dodo") else f"{bot.host}:{bot.port}"
-    blog = log.bind(bot=bot.name, game=entry.game, server=server)
-    backoff = backoff or Backoff()
-    played = 0
-    while True:
-        try:
-            if entry.game != "twilight" and entry.games:
-                bot = dataclasses.replace(bot, games=entry.games - played)  # only the games still owed
-            summaries = await SESSIONS[entry.game].play(bot, runner, log=blog)
-            for summary in summaries if on_game else ():
-                on_game(summary)
-            played += len(summaries)
-            backoff.reset()
-            if entry.games and played >= entry.games:
-                blog.info("bot finished its games", games=played)
-                return played
-            delay = pause
-        except FATAL as exc:
-            blog.error("server sent garbage or refused us; this bot stops", error=str(exc))
-            return played
-        except (OSError, ConnectionError) as exc:  # includes SessionClosed
-            done = getattr(exc, "summaries", ())  # games completed before the drop
-            for summary in done if on_game else ():
-                on_game(summary)
-            finished = len(done)
-            if finished:
-                played += finished
-                backoff.reset()
-                if entry.games and played >= entry.games:
-                    blog.info("bot finished its games", games=played)
-                    return played
-            delay = backoff.next()
-            blog.warning("server unreachable or dropped; retrying", error=str(exc) or type(exc).__name__,
-                         retry_in=round(delay, 2))
-        except Exception as exc:  # a bug must not take the other bots down
-            delay = backoff.next()
-            blog.exception("session failed; retrying", error=str(exc), retry_in=round(delay, 2))
-        await asyncio.sleep(delay)
 
 
 async def run(settings: Settings) -> int:

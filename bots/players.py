@@ -9,18 +9,12 @@ config fails at start-up, not on the first move.
 from __future__ import annotations
 
 import dataclasses
-import importlib
 from functools import lru_cache
 from typing import Any
 
 from search.budget import Budget, SearchResult
 
-GAMES = {
-    "twilight": "bots.twilight.players",
-    "gopher": "bots.gopher.players",
-    "dodo": "bots.dodo.players",
-    "go": "bots.go.players",
-}
+from . import registry
 
 
 class PlayerError(ValueError):
@@ -28,9 +22,10 @@ class PlayerError(ValueError):
 
 
 def player_table(game: str) -> dict[str, type]:
-    if game not in GAMES:
-        raise PlayerError(f"unknown game {game!r} (known: {', '.join(sorted(GAMES))})")
-    return importlib.import_module(GAMES[game]).PLAYERS
+    try:
+        return registry.get(game).player_table()
+    except registry.UnknownGame as exc:
+        raise PlayerError(str(exc)) from None
 
 
 def _convert(kind: Any, raw: Any, where: str) -> Any:

@@ -5,19 +5,16 @@ fraction of a second."""
 
 from __future__ import annotations
 
-import importlib
 import os
 from typing import Iterable
 
 
 def warm_games(games: Iterable[str]) -> None:
-    """Call the `warm()` hook of each game's players module that has one."""
-    from bots.players import GAMES
+    """Run each game's warm-up hook (bots.registry.Game.warm)."""
+    from bots import registry
 
     for game in games:
-        warm = getattr(importlib.import_module(GAMES[game]), "warm", None)
-        if warm is not None:
-            warm()
+        registry.get(game).warm()
 
 
 warm_games(filter(None, os.environ.get("BOTS_WARM_GAMES", "").split(",")))

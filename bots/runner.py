@@ -102,11 +102,11 @@ class SearchRunner:
                  games: Iterable[str] | None = None) -> None:
         """`games`: the games this process will search (default: every game); only their
         kernels are compiled at start."""
-        from bots.players import GAMES
+        from bots import registry
 
         self.workers = workers or os.cpu_count() or 1
         self.grace = grace
-        self.games = tuple(sorted(set(games))) if games is not None else tuple(sorted(GAMES))
+        self.games = tuple(sorted(set(games))) if games is not None else registry.names()
         # Read by bots.prewarm in the forkserver, which is started (once per process) by the
         # first pool; the workers' own warm-up covers a later runner with other games.
         os.environ[WARM_ENV] = ",".join(self.games)

@@ -48,24 +48,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import os
-
-from .gnd.session import GndBot
-from .go.cgos_session import DEFAULT_PORT as CGOS_PORT
-from .go.cgos_session import CgosBot
+from . import registry
+from .fields import SettingsError, get
 from .players import PlayerError
-from .twilight.session import TwilightBot
+from .playing import BotSettings
 
-
-class SettingsError(ValueError):
-    """A config file that cannot be used; the message names the file and the key."""
-
-
-@dataclass(frozen=True)
-class BotSettings:
-    game: str
-    bot: Any  # the game's bot value: TwilightBot, GndBot or CgosBot
-    games: int = 0
+__all__ = ["BotSettings", "Settings", "SettingsError", "load"]
 
 
 @dataclass(frozen=True)
@@ -77,98 +65,24 @@ class Settings:
     log_level: str = "info"
 
 
-def _get(table: dict, key: str, kind: type | tuple, where: str, default: Any = ..., check=None, explain: str = "") -> Any:
-    if key not in table:
-        if default is ...:
-            raise SettingsError(f"{where}: missing key {key!r}")
-        return default
-    value = table[key]
-    kinds = kind if isinstance(kind, tuple) else (kind,)
-    if isinstance(value, bool) and bool not in kinds or not isinstance(value, kinds):
-        names = " or ".join(k.__name__ for k in kinds)
-        raise SettingsError(f"{where}: {key} must be {names}, got {value!r}")
-    if check is not None and not check(value):
-        raise SettingsError(f"{where}: {key}={value!r} {explain}")
-    return value
-
-
-_TWILIGHT_KEYS = {"name", "game", "host", "port", "player", "params", "move_time", "overhead", "games", "max_plies"}
-_GND_KEYS = {"name", "game", "server", "group", "members", "password", "password_env", "player", "params",
-             "overhead", "games"}
-_GO_KEYS = {"name", "game", "host", "port", "password", "password_env", "player", "params", "overhead", "games"}
-GAMES = ("twilight", "gopher", "dodo", "go")
-
-
 def _bot(table: Any, where: str) -> BotSettings:
+    """One [[bot]] table: its game (from the registry) reads the rest."""
     if not isinstance(table, dict):
         raise SettingsError(f"{where}: expected a table")
-    game = _get(table, "game", str, where)
-    if game not in GAMES:
-        raise SettingsError(f"{where}: game {game!r} is not supported (supported: {', '.join(GAMES)})")
-    keys = {"twilight": _TWILIGHT_KEYS, "go": _GO_KEYS}.get(game, _GND_KEYS)
-    unknown = sorted(set(table) - keys)
-    if unknown:
-        raise SettingsError(f"{where}: unknown key {unknown[0]!r} for {game} (known: {', '.join(sorted(keys))})")
-    params = _get(table, "params", dict, where, {})
-    games = _get(table, "games", int, where, 0, lambda v: v >= 0, "must be >= 0")
+    name = get(table, "game", str, where)
     try:
-        if game == "twilight":
-            bot = TwilightBot(
-                name=_get(table, "name", str, where),
-                host=_get(table, "host", str, where),
-                port=_get(table, "port", int, where, check=lambda p: 1 <= p <= 65535, explain="is not a TCP port"),
-                player=_get(table, "player", str, where, "planner"),
-                params=tuple(sorted(params.items())),
-                move_time=float(_get(table, "move_time", (int, float), where, 2.0, lambda v: v > 0, "must be positive")),
-                overhead=float(_get(table, "overhead", (int, float), where, 0.3, lambda v: v >= 0, "must be >= 0")),
-                max_plies=_get(table, "max_plies", int, where, 200, lambda v: v > 0, "must be positive"),
-            )
-        elif game == "go":
-            bot = CgosBot(
-                name=_get(table, "name", str, where),
-                host=_get(table, "host", str, where, check=bool, explain="must not be empty"),
-                port=_get(table, "port", int, where, CGOS_PORT, lambda p: 1 <= p <= 65535, "is not a TCP port"),
-                password=_password(table, where),
-                player=_get(table, "player", str, where, "mcts"),
-                params=tuple(sorted(params.items())),
-                overhead=float(_get(table, "overhead", (int, float), where, 0.2, lambda v: v >= 0, "must be >= 0")),
-                games=games,
-            )
-        else:
-            player = _get(table, "player", str, where, None)
-            if params and player is None:
-                raise SettingsError(f"{where}: params need a player (the default player depends on the board size)")
-            bot = GndBot(
-                game=game,
-                name=_get(table, "name", str, where),
-                server=_get(table, "server", str, where),
-                group=_get(table, "group", int, where),
-                members=_get(table, "members", str, where),
-                password=_password(table, where),
-                player=player,
-                params=tuple(sorted(params.items())),
-                overhead=float(_get(table, "overhead", (int, float), where, 0.1, lambda v: v >= 0, "must be >= 0")),
-                games=games,
-            )
+        game = registry.get(name)
+    except registry.UnknownGame:
+        raise SettingsError(f"{where}: game {name!r} is not supported (supported: {', '.join(registry.names())})") \
+            from None
+    games = get(table, "games", int, where, 0, lambda v: v >= 0, "must be >= 0")
+    try:
+        bot = game.module("session").bot_from_table(table, where)
     except SettingsError:
         raise
     except (PlayerError, ValueError) as exc:
         raise SettingsError(f"{where}: {exc}") from None
-    return BotSettings(game, bot, games)
-
-
-def _password(table: dict, where: str) -> str:
-    """From `password`, or from the environment variable named by `password_env`."""
-    if ("password" in table) == ("password_env" in table):
-        raise SettingsError(f"{where}: give exactly one of password and password_env")
-    if "password" in table:
-        if not isinstance(table["password"], str):
-            raise SettingsError(f"{where}: password must be a string")  # never echo it
-        return table["password"]
-    var = _get(table, "password_env", str, where)
-    if var not in os.environ:
-        raise SettingsError(f"{where}: password_env names {var!r}, which is not set in the environment")
-    return os.environ[var]
+    return BotSettings(name, bot, games)
 
 
 def _table(data: dict, name: str, keys: set[str], path: Path) -> dict:
@@ -204,10 +118,10 @@ def load(path: str | Path) -> Settings:
         raise SettingsError(f"{path}: bot names must be unique, got {names}")
     return Settings(
         bots=parsed,
-        workers=_get(runner, "workers", int, f"{path}: [runner]", None, lambda v: v >= 1, "must be >= 1"),
-        grace=float(_get(runner, "grace", (int, float), f"{path}: [runner]", 0.1, lambda v: v >= 0, "must be >= 0")),
-        log_format=_get(logcfg, "format", str, f"{path}: [log]", "auto",
+        workers=get(runner, "workers", int, f"{path}: [runner]", None, lambda v: v >= 1, "must be >= 1"),
+        grace=float(get(runner, "grace", (int, float), f"{path}: [runner]", 0.1, lambda v: v >= 0, "must be >= 0")),
+        log_format=get(logcfg, "format", str, f"{path}: [log]", "auto",
                         lambda v: v in ("auto", "console", "json"), "must be auto, console or json"),
-        log_level=_get(logcfg, "level", str, f"{path}: [log]", "info",
+        log_level=get(logcfg, "level", str, f"{path}: [log]", "info",
                        lambda v: v.lower() in ("debug", "info", "warning", "error"), "must be debug, info, warning or error"),
     )

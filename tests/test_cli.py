@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from bots import cli
+from bots import cli, cmdline
 
 ROOT = Path(__file__).resolve().parents[1]
 BOTS = [sys.executable, "-m", "bots.cli"]
@@ -64,7 +64,7 @@ def test_the_installed_script_runs():
 
 
 def test_arena_help_lists_its_options():
-    result = bots("arena", "--help")
+    result = bots("arena", "twilight", "--help")
     assert result.returncode == 0, result.stderr
     for option in ("--a", "--b", "--maps", "--games", "--move-time", "--overhead", "--max-plies", "--parallel",
                    "--seed", "--workers", "--json", "--verbose", "--show"):
@@ -73,13 +73,16 @@ def test_arena_help_lists_its_options():
 
 
 @pytest.mark.parametrize("command, options", [
-    ("play", ["--host", "--port", "--player", "--param", "--move-time", "--overhead", "--workers", "--name"]),
-    ("serve", ["--map", "--port", "--move-timeout", "--max-plies", "--seed", "--games"]),
-    ("daemon", ["--config"]),
-    ("bench", ["--maps", "--players", "--time"]),
+    (["play", "twilight"], ["--host", "--port", "--player", "--param", "--move-time", "--overhead", "--workers",
+                            "--name"]),
+    (["serve", "twilight"], ["--map", "--port", "--move-timeout", "--max-plies", "--seed", "--games"]),
+    (["daemon"], ["--config"]),
+    (["bench", "twilight"], ["--maps", "--players", "--time"]),
+    (["play"], ["twilight", "gopher", "dodo", "go"]),  # the games come from the registry
+    (["serve"], ["twilight", "gnd", "cgos"]),
 ])
 def test_subcommand_help(command, options):
-    result = bots(command, "--help")
+    result = bots(*command, "--help")
     assert result.returncode == 0, result.stderr
     for option in options:
         assert option in result.stdout, option
@@ -216,7 +219,9 @@ def test_parse_the_docker_form():
     assert args.log_format == "json"
     assert args.player == ("greedy", ())
     assert (args.move_time, args.overhead) == (0.5, 0.2)
-    assert args.func is cli.cmd_play
+    from bots.twilight import commands
+
+    assert args.func is commands.play
 
 
 def test_parse_the_course_convention():
@@ -252,20 +257,20 @@ def test_course_convention_after_options_reaches_the_server():
     ("random:seed = 3 ,", ("random", (("seed", "3"),))),
 ])
 def test_player_spec(text, expected):
-    assert cli.player_spec(text) == expected
+    assert cmdline.player_spec(text) == expected
 
 
 @pytest.mark.parametrize("text", ["expecti:max_depth", "expecti:=3"])
 def test_player_spec_rejects_what_is_not_key_value(text):
     with pytest.raises(argparse.ArgumentTypeError):
-        cli.player_spec(text)
+        cmdline.player_spec(text)
 
 
 def test_checked_player_keeps_typed_values_and_merges_params():
-    assert cli._checked_player("twilight", ("expecti", (("max_depth", "5"),)), ["max_groups=2"]) == \
+    assert cmdline.checked_player("twilight", ("expecti", (("max_depth", "5"),)), ["max_groups=2"]) == \
         ("expecti", (("max_depth", 5), ("max_groups", 2)))
-    with pytest.raises(cli.UsageFailure, match="not key=value"):
-        cli._checked_player("twilight", ("expecti", ()), ["max_groups"])
+    with pytest.raises(cmdline.UsageFailure, match="not key=value"):
+        cmdline.checked_player("twilight", ("expecti", ()), ["max_groups"])
 
 
 class FakeRunner:

@@ -18,7 +18,8 @@ from types import SimpleNamespace
 
 
 from bots import daemon
-from bots.daemon import Backoff, keep_playing
+from bots.backoff import Backoff
+from bots.playing import keep_playing
 from bots.runner import SearchRunner
 from bots.settings import BotSettings, Settings
 from bots.twilight.maps import load_map
@@ -204,7 +205,7 @@ async def test_a_bug_in_a_session_is_retried_not_fatal(runner, monkeypatch):
             raise RuntimeError("a bug")
         return [{"species": "vampires"}]
 
-    monkeypatch.setattr(daemon.twilight_session, "play", broken)
+    monkeypatch.setattr("bots.twilight.session.play", broken)
     backoff = Backoff(first=0.01, rng=random.Random(0))
     played = await asyncio.wait_for(keep_playing(BotSettings("twilight", bot("buggy", 1), 1), runner,
                                                  backoff=backoff, pause=0.01), 10)
@@ -536,12 +537,14 @@ def go_bot(name: str, port: int, games: int = 0):
 
 
 def test_the_go_session_and_its_fatal_errors_are_wired():
+    from bots import registry
     from bots.go import cgos_session
     from protocol import cgos
 
-    assert daemon.SESSIONS["go"] is cgos_session
-    assert issubclass(cgos_session.Refused, daemon.FATAL) and issubclass(cgos.ProtocolError, daemon.FATAL)
-    assert not issubclass(cgos_session.SessionClosed, daemon.FATAL)  # a drop is retried
+    assert registry.get("go").module("session") is cgos_session
+    fatal = cgos_session.FATAL
+    assert issubclass(cgos_session.Refused, fatal) and issubclass(cgos.ProtocolError, fatal)
+    assert not issubclass(cgos_session.SessionClosed, fatal)  # a drop is retried
 
 
 async def test_a_refused_go_login_stops_that_bot_without_retrying():
@@ -586,7 +589,7 @@ async def test_go_games_finished_before_a_drop_count(monkeypatch):
             raise cgos_session.SessionClosed("server closed the connection mid-game", [])
         return [summary]
 
-    monkeypatch.setattr(daemon.cgos_session, "play", session)
+    monkeypatch.setattr("bots.go.cgos_session.play", session)
     backoff = Backoff(first=0.01, rng=random.Random(0))
     played = await asyncio.wait_for(keep_playing(BotSettings("go", go_bot("counted", 1, games=3), 3), None,
                                                  backoff=backoff, pause=0.01), 10)

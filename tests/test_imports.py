@@ -40,6 +40,8 @@ def imported(path: Path, root: Path = ROOT) -> list[tuple[int, str]]:
             else:
                 name = node.module
             out.append((node.lineno, name))
+            # `from . import twilight` imports bots.twilight: each name may be a module
+            out += [(node.lineno, f"{name}.{alias.name}") for alias in node.names if alias.name != "*"]
         elif isinstance(node, ast.Call):
             func = node.func
             fname = func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else ""
@@ -76,8 +78,9 @@ if False:
     fake = tmp_path / "search" / "fake.py"
     fake.write_text(source, encoding="utf-8")
     names = [name for _, name in imported(fake, root=tmp_path)]
-    assert set(names) == {"search.budget", "search", "json", "os.path", "numpy", "bots.players", "importlib",
-                          "protocol.twilight", "bots"}
+    assert set(names) == {"search.budget", "search.budget.Budget", "search", "search.minimax", "json", "os.path",
+                          "numpy", "bots.players", "bots.players.think", "importlib", "protocol.twilight", "bots",
+                          "bots.cli"}
     assert names.count("bots") == 1  # from ..bots import cli; the docstring does not count
     assert "protocol" not in names  # nor does the comment
 
@@ -105,3 +108,44 @@ def test_the_packages_import_on_their_own():
     out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=30)
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip() == "[]"
+
+
+# -- the game registry: shared layers read it, games never reach back up (issue 9) -------------------
+
+GAME_PACKAGES = sorted(p.name for p in (ROOT / "bots").iterdir() if (p / "__init__.py").exists())
+SHARED = sorted(p for p in (ROOT / "bots").glob("*.py"))
+FORBIDDEN_FOR_GAMES = {"bots.cli", "bots.daemon", "bots.settings"}
+
+
+def test_every_registered_game_is_a_package_here():
+    from bots import registry
+
+    packages = {name.split(".")[1] for name in registry.PACKAGES}
+    assert packages <= set(GAME_PACKAGES)
+    assert set(registry.names()) == {"twilight", "gopher", "dodo", "go"}
+
+
+@pytest.mark.parametrize("package", GAME_PACKAGES)
+def test_game_packages_never_import_the_cli_daemon_or_settings(package):
+    bad = [(path.relative_to(ROOT), line, name) for path in modules_of(f"bots/{package}")
+           for line, name in imported(path)
+           if any(name == f or name.startswith(f + ".") for f in FORBIDDEN_FOR_GAMES)]
+    assert bad == []
+
+
+@pytest.mark.parametrize("path", SHARED, ids=lambda p: str(p.relative_to(ROOT)))
+def test_shared_modules_import_no_game(path):
+    """Only the registry knows the games (by name, never by import); the runner and every other
+    shared module reach a game through it."""
+    games = tuple(f"bots.{p}" for p in GAME_PACKAGES)
+    bad = [(line, name) for line, name in imported(path) if name in games or name.startswith(tuple(g + "." for g in games))]
+    assert bad == [], f"{path.relative_to(ROOT)} imports a game: {bad}"
+
+
+def test_the_import_rule_sees_a_game_import(tmp_path):
+    """The check above can fail: a shared module importing a game is reported."""
+    (tmp_path / "bots").mkdir()
+    fake = tmp_path / "bots" / "shared.py"
+    fake.write_text("from .twilight.rules import State\nfrom . import registry\n", encoding="utf-8")
+    names = [name for _, name in imported(fake, root=tmp_path)]
+    assert "bots.twilight.rules" in names and "bots.registry" in names

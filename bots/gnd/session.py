@@ -24,6 +24,7 @@ import structlog
 from protocol import gnd
 from search.budget import Budget
 
+from .. import fields
 from ..backoff import Backoff
 from ..players import make_player, think
 from ..runner import SearchRunner
@@ -36,6 +37,9 @@ GARBAGE_RETRIES = 5  # answers that are not the documented JSON, in a row, befor
 
 class Refused(Exception):
     """The server refused us for good (e.g. a bad password); retrying cannot help."""
+
+
+FATAL = (gnd.ProtocolError, Refused)  # errors that retrying cannot help: the daemon stops this bot
 
 
 @dataclass(frozen=True)
@@ -70,6 +74,36 @@ class GndBot:
 
     def url(self, endpoint: str) -> str:
         return self.server.rstrip("/") + endpoint
+
+    @property
+    def address(self) -> str:
+        return self.server
+
+
+KEYS = {"name", "game", "server", "group", "members", "password", "password_env", "player", "params",
+        "overhead", "games"}
+
+
+def bot_from_table(table: dict, where: str) -> GndBot:
+    """A `[[bot]]` table of the daemon's config (bots.settings) as a GndBot."""
+    game = fields.get(table, "game", str, where)
+    fields.only(table, KEYS, where, game)
+    player = fields.get(table, "player", str, where, None)
+    params = fields.params(table, where)
+    if params and player is None:
+        raise fields.SettingsError(f"{where}: params need a player (the default player depends on the board size)")
+    return GndBot(
+        game=game,
+        name=fields.get(table, "name", str, where),
+        server=fields.get(table, "server", str, where),
+        group=fields.get(table, "group", int, where),
+        members=fields.get(table, "members", str, where),
+        password=fields.password(table, where),
+        player=player,
+        params=params,
+        overhead=fields.seconds(table, "overhead", where, 0.1),
+        games=fields.get(table, "games", int, where, 0, lambda v: v >= 0, "must be >= 0"),
+    )
 
 
 class _Client:

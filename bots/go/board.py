@@ -466,8 +466,8 @@ def from_moves(size: int = 9, moves=(), komi: float = 7.5, superko: str = "posit
     return state
 
 
-def render(state: State) -> str:
-    """The board for humans and GTP showboard: X black, O white, row 1 at the bottom."""
+def render(state: State, colour: bool = False) -> str:
+    """The board for humans and GTP showboard: X black, O white, row 1 at the bottom (no colours)."""
     size = state.size
     letters = " ".join(COLUMNS[:size])
     lines = [f"   {letters}"]

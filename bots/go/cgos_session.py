@@ -30,7 +30,7 @@ import structlog
 from protocol import cgos
 from search.budget import Budget
 
-from .. import __version__
+from .. import __version__, fields
 from ..players import make_player
 from ..runner import SearchRunner
 from . import decide
@@ -48,6 +48,9 @@ _LETTERS = {BLACK: "b", WHITE: "w"}
 
 class Refused(Exception):
     """The server refused us for good (e.g. a wrong password); retrying cannot help."""
+
+
+FATAL = (cgos.ProtocolError, Refused)  # errors that retrying cannot help: the daemon stops this bot
 
 
 class SessionClosed(ConnectionError):
@@ -90,6 +93,28 @@ class CgosBot:
             raise ValueError(f"overhead {self.overhead} is negative")
         if isinstance(self.games, bool) or not isinstance(self.games, int) or self.games < 0:
             raise ValueError(f"games {self.games!r} must be an int >= 0")
+
+    @property
+    def address(self) -> str:
+        return f"{self.host}:{self.port}"
+
+
+KEYS = {"name", "game", "host", "port", "password", "password_env", "player", "params", "overhead", "games"}
+
+
+def bot_from_table(table: dict, where: str) -> CgosBot:
+    """A `[[bot]]` table of the daemon's config (bots.settings) as a CgosBot."""
+    fields.only(table, KEYS, where, "go")
+    return CgosBot(
+        name=fields.get(table, "name", str, where),
+        host=fields.get(table, "host", str, where, check=bool, explain="must not be empty"),
+        port=fields.port(table, where, DEFAULT_PORT),
+        password=fields.password(table, where),
+        player=fields.get(table, "player", str, where, "mcts"),
+        params=fields.params(table, where),
+        overhead=fields.seconds(table, "overhead", where, 0.2),
+        games=fields.get(table, "games", int, where, 0, lambda v: v >= 0, "must be >= 0"),
+    )
 
 
 @dataclass

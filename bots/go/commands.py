@@ -1,4 +1,4 @@
-"""The `bots` subcommands for Go (bots/cli.py parses, these run).
+"""The `bots` subcommands for Go (bots.cli builds the command line from the registry).
 
     bots gtp go [--player mcts]                      a GTP engine on stdin/stdout
     bots play go --cgos HOST:PORT --name N --password PW [--games N]
@@ -16,15 +16,74 @@ import time
 
 import structlog
 
-from ..cli import UsageFailure, _checked_player, listening, output_file
+from ..cmdline import (UsageFailure, add_player, add_workers, checked_player, count, listening, nonnegative,
+                       number, output_file, players_text, port, positive, whole)
 from ..loop import run as _run
 from ..matches import report
 from ..players import PlayerError
 from ..runner import SearchRunner
+from .game import GAME
 
 PASSWORD_ENV = "BOTS_CGOS_PASSWORD"
-DEFAULT_PLAYER = ("mcts", ())
 CGOS_PORT = 6809  # the 9x9 CGOS server (shared/specs/cgos.md section 1)
+
+
+def commands(game: str) -> dict:
+    return {("play", game): add_play, ("serve", "cgos"): add_serve, ("arena", game): add_arena,
+            ("bench", game): add_bench, ("gtp", game): add_gtp}
+
+
+def add_gtp(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("go", help="a Go engine speaking GTP on stdin/stdout (gogui, twogtp, GNU Go matches)")
+    add_player(p, "go", GAME.default_player)
+    add_workers(p)
+    p.set_defaults(func=gtp)
+
+
+def add_play(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("go", help="9x9 Go on a CGOS server",
+                       epilog="example:\n  bots play go --cgos yss-aya.com:6809 --name bots-mcts --password secret"
+                              " --games 0", formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--cgos", default=None, metavar="HOST:PORT", help=f"the CGOS server (9x9: yss-aya.com:{CGOS_PORT})")
+    p.add_argument("--name", default="bots", help="the CGOS account: 3-18 characters from [A-Za-z0-9_.-] (bots)")
+    p.add_argument("--password", default=None, help=f"the CGOS password (or ${PASSWORD_ENV})")
+    p.add_argument("--games", type=whole, default=1, help="games to play, 0 = forever (1)")
+    add_player(p, "go", GAME.default_player)
+    p.add_argument("--overhead", type=nonnegative, default=0.2, help="seconds kept back per move (0.2)")
+    add_workers(p)
+    p.set_defaults(func=play)
+
+
+def add_serve(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("cgos", help="our CGOS server (Go), for practice and tests")
+    p.add_argument("--host", default="127.0.0.1", help="the address to listen on (127.0.0.1)")
+    p.add_argument("--port", type=port, default=CGOS_PORT, help=f"the port ({CGOS_PORT}); 0 picks a free port")
+    p.add_argument("--size", type=count, default=9, help="the board (9)")
+    p.add_argument("--komi", type=number, default=7.0, help="komi (7.0, as CGOS 9x9)")
+    p.add_argument("--time", type=positive, default=300.0, help="seconds per side (300)")
+    p.add_argument("--random", action="store_true", help="play random moves against a lone client")
+    p.set_defaults(func=serve)
+
+
+def add_arena(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("go", help="a Go match between two players (ours or external GTP engines)")
+    p.add_argument("--a", required=True, metavar="PLAYER",
+                   help=f"NAME[:k=v,...] ({players_text('go')}) or gtp:COMMAND, an external GTP engine")
+    p.add_argument("--b", required=True, metavar="PLAYER", help="the other side, as --a")
+    p.add_argument("--games", type=count, default=10, help="games, colours alternating (10)")
+    p.add_argument("--move-time", type=positive, default=2.0, help="seconds per move (2)")
+    p.add_argument("--size", type=count, default=9, help="the board (9)")
+    p.add_argument("--komi", type=number, default=7.5, help="komi (7.5)")
+    p.add_argument("--sgf", default=None, metavar="DIR", help="write one SGF file per game here")
+    add_workers(p)
+    p.add_argument("--json", default=None, help="write every game's record to this file (JSON lines)")
+    p.set_defaults(func=arena)
+
+
+def add_bench(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("go", help="Go search speed (playouts per second) per player")
+    p.add_argument("--time", type=positive, default=2.0, help="seconds per position (2)")
+    p.set_defaults(func=bench)
 
 
 def _address(text: str) -> tuple[str, int]:
@@ -37,13 +96,12 @@ def _address(text: str) -> tuple[str, int]:
 def gtp(args: argparse.Namespace) -> int:
     from .gtp_engine import main
 
-    name, params = _checked_player("go", args.player or DEFAULT_PLAYER, args.param)
+    name, params = checked_player("go", args.player, args.param)
     return main(name, params, workers=args.workers or os.cpu_count() or 1)
 
 
 def play(args: argparse.Namespace) -> int:
-    from ..daemon import keep_playing
-    from ..settings import BotSettings
+    from ..playing import BotSettings, keep_playing
     from .cgos_session import CgosBot
 
     if not args.cgos:
@@ -52,10 +110,10 @@ def play(args: argparse.Namespace) -> int:
     password = args.password if args.password is not None else os.environ.get(PASSWORD_ENV)
     if password is None:
         raise UsageFailure(f"give --password PW (or set {PASSWORD_ENV}); the first login registers the name")
-    name, params = _checked_player("go", args.player or DEFAULT_PLAYER, args.param)
+    name, params = checked_player("go", args.player, args.param)
     try:
         bot = CgosBot(name=args.name, host=host, port=port, password=password, player=name, params=params,
-                      overhead=args.overhead if args.overhead is not None else 0.2, games=args.games)
+                      overhead=args.overhead, games=args.games)
     except (ValueError, PlayerError) as exc:
         raise UsageFailure(str(exc)) from None
 
@@ -87,7 +145,7 @@ def serve(args: argparse.Namespace) -> int:
     _check_size(args.size)
 
     async def main() -> int:
-        server = CgosServer(host=args.host, port=CGOS_PORT if args.port is None else args.port, size=args.size,
+        server = CgosServer(host=args.host, port=args.port, size=args.size,
                             komi=args.komi, main_time=args.time, random_opponent=args.random,
                             on_game=record)
         await listening(server.start(), args.host, args.port)

@@ -20,6 +20,7 @@ import structlog
 from protocol.twilight import SERVER_FRAMES, Bye, Decoder, End, Hme, Map, Mov, Move, Nme, ProtocolError, Set, Upd, encode
 from search.budget import Budget
 
+from .. import fields
 from ..players import make_player, think
 from ..runner import SearchRunner
 from ..streams import Closed, Garbage, pump
@@ -29,6 +30,9 @@ from .rules import IllegalMove, Species, State, apply_update, state_from_cells, 
 
 class SessionClosed(ConnectionError):
     """The server closed the connection in the middle of a game."""
+
+
+FATAL = (ProtocolError,)  # errors that retrying cannot help: the daemon stops this bot
 
 
 @dataclass(frozen=True)
@@ -55,6 +59,28 @@ class TwilightBot:
             raise ValueError(f"overhead {self.overhead} must be 0 or more seconds")
         if self.move_time - self.overhead <= 0:
             raise ValueError(f"move_time {self.move_time} leaves nothing after overhead {self.overhead}")
+
+    @property
+    def address(self) -> str:
+        return f"{self.host}:{self.port}"
+
+
+KEYS = {"name", "game", "host", "port", "player", "params", "move_time", "overhead", "games", "max_plies"}
+
+
+def bot_from_table(table: dict, where: str) -> TwilightBot:
+    """A `[[bot]]` table of the daemon's config (bots.settings) as a TwilightBot."""
+    fields.only(table, KEYS, where, "twilight")
+    return TwilightBot(
+        name=fields.get(table, "name", str, where),
+        host=fields.get(table, "host", str, where),
+        port=fields.port(table, where),
+        player=fields.get(table, "player", str, where, "planner"),
+        params=fields.params(table, where),
+        move_time=fields.seconds(table, "move_time", where, 2.0, positive=True),
+        overhead=fields.seconds(table, "overhead", where, 0.3),
+        max_plies=fields.get(table, "max_plies", int, where, 200, lambda v: v > 0, "must be positive"),
+    )
 
 
 @dataclass

@@ -12,7 +12,7 @@ import pytest
 import pytest_asyncio
 
 from bots.backoff import Backoff
-from bots.daemon import keep_playing
+from bots.playing import keep_playing
 from bots.go.board import empty
 from bots.go.cgos_server import RANDOM_NAME, CgosServer
 from bots.go.cgos_session import CgosBot, play

@@ -253,11 +253,11 @@ def test_bench_go_prints_the_table(capsys):
 # -- help ---------------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("argv, options", [
-    (["gtp", "--help"], ["--player", "--param", "--workers", "go"]),
-    (["play", "--help"], ["--cgos", "--password", "--games", "--name", "--player", "--overhead", "go"]),
-    (["serve", "--help"], ["cgos", "--port", "--random", "--komi", "--time", "--size"]),
-    (["arena", "--help"], ["--a", "--b", "gtp:", "--games", "--move-time", "--sgf", "--json", "--komi", "--size"]),
-    (["bench", "--help"], ["--time", "go"]),
+    (["gtp", "go", "--help"], ["--player", "--param", "--workers", "go"]),
+    (["play", "go", "--help"], ["--cgos", "--password", "--games", "--name", "--player", "--overhead", "go"]),
+    (["serve", "cgos", "--help"], ["cgos", "--port", "--random", "--komi", "--time", "--size"]),
+    (["arena", "go", "--help"], ["--a", "--b", "gtp:", "--games", "--move-time", "--sgf", "--json", "--komi", "--size"]),
+    (["bench", "go", "--help"], ["--time", "go"]),
 ])
 def test_help_of_the_go_commands(argv, options, capsys):
     assert main(argv) == 0  # main returns argparse's exit code (the console script exits with it)

@@ -1,0 +1,149 @@
+"""What every game's commands share: option types, player options, output files, the board
+drawn on the terminal, and the one error that means "bad input" (exit status 2).
+
+bots.cli builds the `bots` command from the registry; each game's `commands` module adds its
+own parsers with these helpers and runs them.  Nothing here names a game.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import sys
+from typing import Any, Callable, Sequence
+
+from .players import PlayerError, make_player, parse_spec, player_table
+
+__all__ = ["UsageFailure", "output_file", "listening", "player_spec", "checked_player", "shower",
+           "number", "port", "positive", "nonnegative", "count", "whole", "add_player", "add_workers",
+           "players_text"]
+
+
+class UsageFailure(Exception):
+    """Bad input from the user: printed as one line, exit code 2."""
+
+
+def output_file(path: str | None, mode: str = "w") -> Any:
+    """A file the user named for output, opened before any work: UsageFailure if it cannot be."""
+    if not path:
+        return None
+    try:
+        return open(path, mode)
+    except OSError as exc:
+        raise UsageFailure(f"cannot write {path}: {exc.strerror or exc}") from None
+
+
+async def listening(start: Any, host: str, port: int | None) -> Any:
+    """Await a server's start(); a port in use (or not ours to take) is bad input, not a crash."""
+    try:
+        return await start
+    except OSError as exc:
+        raise UsageFailure(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None
+
+
+# -- players -----------------------------------------------------------------------------------
+
+
+def player_spec(text: str) -> tuple[str, tuple]:
+    """'expecti' or 'expecti:max_depth=5,max_groups=2' -> (name, sorted params)."""
+    try:
+        name, params = parse_spec(text)
+    except PlayerError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+    return name, tuple(sorted(params.items()))
+
+
+def checked_player(game: str, spec: tuple[str, tuple], extra: Sequence[str] = ()) -> tuple[str, tuple]:
+    """A player of `game` with its options (and --param KEY=VALUE ones) checked and typed."""
+    name, params = spec
+    merged = dict(params)
+    for pair in extra:
+        key, sep, value = pair.partition("=")
+        if not sep:
+            raise UsageFailure(f"--param {pair!r} is not key=value")
+        merged[key] = value
+    try:
+        player = make_player(game, name, merged)
+    except PlayerError as exc:
+        raise UsageFailure(str(exc)) from None
+    # Keep typed values so workers do not parse strings again.
+    typed = {k: getattr(player, k) for k in merged}
+    return name, tuple(sorted(typed.items()))
+
+
+def players_text(game: str) -> str:
+    return ", ".join(sorted(player_table(game)))
+
+
+def add_player(p: argparse.ArgumentParser, game: str, default: str | None, flag: str = "--player",
+               help: str = "") -> None:
+    """--player NAME[:k=v,...] and the repeatable --param KEY=VALUE."""
+    p.add_argument(flag, type=player_spec, default=(default, ()) if default else None, metavar="PLAYER",
+                   help=help or f"NAME or NAME:key=value,... ({players_text(game)}; default {default})")
+    p.add_argument("--param", action="append", default=[], metavar="KEY=VALUE", help="a player option (repeatable)")
+
+
+def add_workers(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--workers", type=count, default=None, help="search processes (default: all cores)")
+
+
+# -- the board on the terminal ---------------------------------------------------------------------
+
+
+def shower(render: Callable[..., str]) -> Callable[[Any], None]:
+    """A callback drawing each state it gets with the game's `render(state, colour=...)`."""
+
+    def show(state: Any) -> None:
+        clear = "\033[H\033[2J" if sys.stdout.isatty() else ""
+        print(clear + render(state, colour=sys.stdout.isatty()), flush=True)
+
+    return show
+
+
+# -- option types: finite numbers, with the reason when a value is refused ----------------------------
+
+
+def number(text: str, kind: type = float) -> Any:
+    """A finite number of `kind` (int or float) from the command line, or the reason it is not."""
+    try:
+        value = kind(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not {'an integer' if kind is int else 'a number'}") from None
+    if not math.isfinite(value):
+        raise argparse.ArgumentTypeError(f"{text!r} is not a finite number")
+    return value
+
+
+def port(text: str) -> int:
+    value = number(text, int)
+    if not 0 <= value <= 65535:
+        raise argparse.ArgumentTypeError(f"port {value} is outside 0..65535")
+    return value
+
+
+def positive(text: str) -> float:
+    value = number(text)
+    if value <= 0:
+        raise argparse.ArgumentTypeError(f"{text!r} must be positive")
+    return value
+
+
+def nonnegative(text: str) -> float:
+    value = number(text)
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"{text!r} must be 0 or more")
+    return value
+
+
+def count(text: str) -> int:
+    value = number(text, int)
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{text!r} must be at least 1")
+    return value
+
+
+def whole(text: str) -> int:
+    value = number(text, int)
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"{text!r} must be 0 or more")
+    return value

@@ -1,0 +1,69 @@
+"""The game registry: the one place that knows which games exist.
+
+Each game package has a small `game` module (cheap to import: it names modules, it does not
+load them) whose `GAME` describes the game.  The command line, the settings, the daemon, the
+runner's warm-up and the player lookup read this registry and never name a game; adding a
+game is a new package and one line in PACKAGES.
+"""
+
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass
+from functools import cache
+from types import ModuleType
+from typing import Any, Callable
+
+PACKAGES = ("bots.twilight", "bots.gopher", "bots.dodo", "bots.go")
+DEFAULT = "twilight"  # the game of `bots demo` and of the Docker image
+
+
+@dataclass(frozen=True)
+class Game:
+    """What the shared layers need to know about one game.  Module fields are dotted module
+    names, imported on first use, so that `bots --help` does not load every game's search."""
+
+    name: str
+    players: str  # its PLAYERS table {name: class}, and optionally warm(), run in every worker
+    default_player: str | None  # None: the game's session picks one (gnd: by board size)
+    commands: str  # commands(game) -> {(command, target): add(subparsers)}, see bots.cli
+    session: str  # play(bot, runner, log=...) -> [summary]; FATAL; bot_from_table(table, where)
+    render: str  # render(state, colour=False) -> str: the board drawn as text
+    summary: str = ""  # one line for `bots --help`
+
+    def module(self, field: str) -> ModuleType:
+        return importlib.import_module(getattr(self, field))
+
+    def player_table(self) -> dict[str, type]:
+        return self.module("players").PLAYERS
+
+    def warm(self) -> None:
+        """Compile or load the game's kernels (a players-module hook), if it has any."""
+        hook: Callable[[], Any] | None = getattr(self.module("players"), "warm", None)
+        if hook is not None:
+            hook()
+
+
+class UnknownGame(ValueError):
+    """A game name that is not in the registry; the message lists the known ones."""
+
+
+@cache
+def games() -> dict[str, Game]:
+    """Every game, by name, in PACKAGES order."""
+    out: dict[str, Game] = {}
+    for package in PACKAGES:
+        game = importlib.import_module(f"{package}.game").GAME
+        out[game.name] = game
+    return out
+
+
+def get(name: str) -> Game:
+    try:
+        return games()[name]
+    except KeyError:
+        raise UnknownGame(f"unknown game {name!r} (known: {', '.join(games())})") from None
+
+
+def names() -> tuple[str, ...]:
+    return tuple(games())
