@@ -143,6 +143,11 @@ class HexState(NamedTuple):
     def grid(self) -> Grid:
         return grid(self.size)
 
+    def result(self, player: int) -> float:
+        """1 for a win, 0 for a loss, 0.5 while the game runs (gnd games have no draws)."""
+        w = self.winner()  # each game's rules define it
+        return 0.5 if w is None else float(w == player)
+
     def stones(self, player: int) -> int:
         return self.red if player == RED else self.blue
 

@@ -29,10 +29,15 @@ class Game:
     commands: str  # commands(game) -> {(command, target): add(subparsers)}, see bots.cli
     session: str  # play(bot, runner, log=...) -> [summary]; FATAL; bot_from_table(table, where)
     render: str  # render(state, colour=False) -> str: the board drawn as text
+    start: Callable[[str], Any]  # the State a game starts from, given a setup (a map, a size)
+    setups: tuple[str, ...]  # setups worth trying (the conformance test plays each)
     summary: str = ""  # one line for `bots --help`
 
     def module(self, field: str) -> ModuleType:
         return importlib.import_module(getattr(self, field))
+
+    def draw(self, state: Any, colour: bool = False) -> str:
+        return self.module("render").render(state, colour=colour)
 
     def player_table(self) -> dict[str, type]:
         return self.module("players").PLAYERS

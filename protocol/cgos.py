@@ -36,18 +36,18 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
-from . import gtp
+from . import errors, gtp
 
 
 class CgosError(Exception):
     """Base class of the codec's errors."""
 
 
-class ProtocolError(CgosError):
+class ProtocolError(CgosError, errors.ProtocolError):
     """The peer sent a malformed message; the message says what."""
 
 
-class UsageError(CgosError):
+class UsageError(CgosError, errors.UsageError):
     """We asked to send something the protocol cannot carry."""
 
 

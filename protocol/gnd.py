@@ -25,6 +25,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Union
 
+from . import errors
+
 GOPHER, DODO = 0, 1
 GAME_NAMES = ("gopher", "dodo")
 EMPTY, RED, BLUE = 0, 1, 2
@@ -37,11 +39,11 @@ Cell = tuple[int, int]
 Action = Union[Cell, tuple[Cell, Cell]]
 
 
-class ProtocolError(ValueError):
+class ProtocolError(errors.ProtocolError):
     """The peer sent something that is not the documented shape; the message says where."""
 
 
-class UsageError(ValueError):
+class UsageError(errors.UsageError):
     """We misused the codec (an action of the wrong shape, an unknown game, ...)."""
 
 

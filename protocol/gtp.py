@@ -35,16 +35,18 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
+from . import errors
+
 
 class GtpError(Exception):
     """Base class of the codec's errors."""
 
 
-class ProtocolError(GtpError):
+class ProtocolError(GtpError, errors.ProtocolError):
     """The peer sent something that is not GTP; the message says what."""
 
 
-class UsageError(GtpError):
+class UsageError(GtpError, errors.UsageError):
     """We asked to encode something GTP cannot carry (a newline in an argument, ...)."""
 
 

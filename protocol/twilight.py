@@ -19,16 +19,18 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Iterator, NamedTuple, Union
 
+from . import errors
+
 
 class TwilightError(Exception):
     """Base class of the codec's errors."""
 
 
-class ProtocolError(TwilightError):
+class ProtocolError(TwilightError, errors.ProtocolError):
     """The peer sent bytes that are not a valid frame."""
 
 
-class UsageError(TwilightError):
+class UsageError(TwilightError, errors.UsageError):
     """We asked to encode a value the protocol cannot carry."""
 
 

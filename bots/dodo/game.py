@@ -2,6 +2,14 @@
 
 from ..registry import Game
 
+
+def start(setup: str):
+    """The hexagon's side (dodo: the gnd server's starting position)."""
+    from .rules import layout
+
+    return layout(int(setup))
+
+
 GAME = Game(
     name="dodo",
     players="bots.dodo.players",
@@ -9,5 +17,7 @@ GAME = Game(
     commands="bots.gnd.commands",
     session="bots.gnd.session",
     render="bots.gnd.display",
+    start=start,
+    setups=("3", "4", "6"),
     summary="Dodo on the course's gnd HTTP server",
 )

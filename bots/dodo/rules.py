@@ -9,14 +9,12 @@ from __future__ import annotations
 
 import random
 
+from protocol.errors import IllegalMove
+
 from ..hexgrid import BLUE, DIRECTIONS, RED, Cell, HexState, as_cell, bits, expected_moves, grid
 
 FORWARD = {RED: ((1, 1), (1, 0), (0, 1)), BLUE: ((-1, -1), (-1, 0), (0, -1))}
 Move = tuple[Cell, Cell]  # (from, to)
-
-
-class IllegalMove(ValueError):
-    """A move the rules forbid; the message says why."""
 
 
 def _shifts(size: int, player: int) -> tuple[int, ...]:
@@ -81,9 +79,9 @@ class State(HexState):
     def is_terminal(self) -> bool:
         return mobility(self, self.to_move) == 0
 
-    def winner(self) -> int:
-        """0 while the game runs; else the side to move, which has no move and so wins."""
-        return self.to_move if self.is_terminal() else 0
+    def winner(self) -> int | None:
+        """None while the game runs; else the side to move, which has no move and so wins."""
+        return self.to_move if self.is_terminal() else None
 
     def key(self) -> tuple:
         return (self.size, self.red, self.blue, self.to_move)

@@ -48,6 +48,8 @@ import random
 from functools import cache, lru_cache
 from typing import NamedTuple
 
+from protocol.errors import IllegalMove
+
 EMPTY, BLACK, WHITE = 0, 1, 2
 PASS = -1
 COLUMNS = "ABCDEFGHJKLMNOPQRSTUVWXYZ"  # no I: 25 letters, hence the largest board
@@ -56,19 +58,6 @@ SUPERKO_RULES = ("positional", "goban")
 ZOBRIST_SEED = 20240609
 STONE_CHARS = {BLACK: "X", WHITE: "O", EMPTY: "."}
 COLOUR_NAMES = {BLACK: "Black", WHITE: "White"}
-
-
-class IllegalMove(ValueError):
-    """A move the rules forbid.  `reason` is one of REASONS; the message says more."""
-
-    REASONS = ("off board", "occupied", "suicide", "superko", "game over")
-
-    def __init__(self, reason: str, message: str | None = None) -> None:
-        super().__init__(message or reason)
-        self.reason = reason
-
-    def __reduce__(self):
-        return (IllegalMove, (self.reason, str(self)))
 
 
 # -- geometry and names ---------------------------------------------------------------------
@@ -343,7 +332,7 @@ class State(NamedTuple):
         reason = self._try(m)[0]
         if reason is not None:
             where = point_name(m, self.size) if reason != "off board" else repr(move)
-            raise IllegalMove(reason, f"{COLOUR_NAMES[self.to_move]} {where}: {reason}")
+            raise IllegalMove(f"{COLOUR_NAMES[self.to_move]} {where}: {reason}", reason)
 
     def play(self, move) -> State:
         """The position after the side to move plays `move` (a point, PASS or a name)."""
@@ -391,17 +380,17 @@ class State(NamedTuple):
         b, w = _area(self.size, self.board)
         return b - w - self.komi
 
-    def winner(self) -> int:
-        """BLACK or WHITE once the game is over; 0 while it runs or for a draw (integer komi)."""
+    def winner(self) -> int | None:
+        """BLACK or WHITE once the game is over; None while it runs or for a draw (integer komi)."""
         if not self.is_terminal():
-            return 0
+            return None
         s = self.score()
-        return BLACK if s > 0 else WHITE if s < 0 else 0
+        return BLACK if s > 0 else WHITE if s < 0 else None
 
     def result(self, player: int) -> float:
         """1 for a win, 0 for a loss, 0.5 for a draw or a game still running, from `player`'s side."""
         w = self.winner()
-        return 0.5 if w == 0 else float(w == player)
+        return 0.5 if w is None else float(w == player)
 
     def score_text(self) -> str:
         """"B+n", "W+n" or "0" (GTP final_score, Goban final_go_score) for the board as it stands."""
@@ -691,7 +680,7 @@ class Board:
         """The side to move plays `move` (checked: IllegalMove if the rules forbid it)."""
         reason = self.why_illegal(move)
         if reason is not None:
-            raise IllegalMove(reason, f"{COLOUR_NAMES[self.to_move]} {move!r}: {reason}")
+            raise IllegalMove(f"{COLOUR_NAMES[self.to_move]} {move!r}: {reason}", reason)
         c = self.to_move
         if move == PASS:
             self.passes += 1

@@ -2,6 +2,14 @@
 
 from ..registry import Game
 
+
+def start(setup: str):
+    """The board's side (komi 7.5, positional superko)."""
+    from .board import empty
+
+    return empty(int(setup))
+
+
 GAME = Game(
     name="go",
     players="bots.go.players",
@@ -9,5 +17,7 @@ GAME = Game(
     commands="bots.go.commands",
     session="bots.go.cgos_session",
     render="bots.go.board",
+    start=start,
+    setups=("5", "9"),
     summary="9x9 Go: GTP engine, CGOS client, the course referee's drop-in",
 )

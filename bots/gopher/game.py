@@ -2,6 +2,14 @@
 
 from ..registry import Game
 
+
+def start(setup: str):
+    """The hexagon's side (gopher: the gnd server's starting position)."""
+    from .rules import start
+
+    return start(int(setup))
+
+
 GAME = Game(
     name="gopher",
     players="bots.gopher.players",
@@ -9,5 +17,7 @@ GAME = Game(
     commands="bots.gnd.commands",
     session="bots.gnd.session",
     render="bots.gnd.display",
+    start=start,
+    setups=("3", "4", "6"),
     summary="Gopher on the course's gnd HTTP server",
 )

@@ -8,11 +8,9 @@ from __future__ import annotations
 
 import random
 
+from protocol.errors import IllegalMove
+
 from ..hexgrid import BLUE, RED, Cell, HexState, as_cell, bits, expected_moves, grid
-
-
-class IllegalMove(ValueError):
-    """A placement the rules forbid; the message says why."""
 
 
 def legal_mask(state: HexState, player: int | None = None) -> int:
@@ -66,9 +64,9 @@ class State(HexState):
     def is_terminal(self) -> bool:
         return not legal_mask(self)
 
-    def winner(self) -> int:
-        """0 while the game runs; else the player who placed last (the side to move lost)."""
-        return (3 - self.to_move) if self.is_terminal() else 0
+    def winner(self) -> int | None:
+        """None while the game runs; else the player who placed last (the side to move lost)."""
+        return (3 - self.to_move) if self.is_terminal() else None
 
     def key(self) -> tuple:
         return (self.size, self.red, self.blue, self.to_move)

@@ -2,6 +2,14 @@
 
 from ..registry import Game
 
+
+def start(setup: str):
+    """A shipped map's name or a map file (official XML)."""
+    from .maps import load_map
+
+    return load_map(setup)
+
+
 GAME = Game(
     name="twilight",
     players="bots.twilight.players",
@@ -9,5 +17,7 @@ GAME = Game(
     commands="bots.twilight.commands",
     session="bots.twilight.session",
     render="bots.twilight.display",
+    start=start,
+    setups=("map8", "thetrap", "testmap2", "splitiskey", "humans_everywhere", "all_in"),
     summary="Vampires vs Werewolves, the official binary TCP protocol",
 )

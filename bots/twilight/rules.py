@@ -21,6 +21,7 @@ from enum import IntEnum
 from itertools import product
 from typing import Iterable, NamedTuple, Sequence
 
+from protocol.errors import IllegalMove
 from protocol.twilight import Cell, Move
 
 
@@ -36,10 +37,6 @@ class Species(IntEnum):
 HUMAN_RATIO = 1.0  # an arrival converts humans when E1 >= 1.0 * E2
 MONSTER_RATIO = 1.5  # an arrival kills monsters when E1 >= 1.5 * E2
 MAX_UNITS = 255  # every count travels as one byte
-
-
-class IllegalMove(Exception):
-    """A MOV the official server would reject: sending it loses the game."""
 
 
 Group = tuple[int, int, int]  # (x, y, count)
@@ -200,14 +197,16 @@ def apply_update(state: State, cells: Iterable[Cell], to_move: Species, ply: int
 
 def validate(state: State, species: Species, moves: Sequence[Move]) -> None:
     """Raise IllegalMove with the reason if the official server would reject `moves`."""
+    if not isinstance(moves, (tuple, list)) or not all(isinstance(m, (tuple, list)) for m in moves):
+        raise IllegalMove(f"malformed MOV {moves!r:.80}: a sequence of (x, y, count, x', y') moves", "malformed")
     if not moves:
         raise IllegalMove("no move: a MOV must carry at least one move (stayed static)")
     own = {(x, y): n for x, y, n in state.groups(species)}
     sources: dict[tuple[int, int], int] = {}
     targets: dict[tuple[int, int], int] = {}
     for m in moves:
-        if len(m) != 5:
-            raise IllegalMove(f"malformed move {m!r}")
+        if len(m) != 5 or not all(isinstance(v, int) for v in m):
+            raise IllegalMove(f"malformed move {m!r:.80}", "malformed")
         xf, yf, count, xt, yt = m
         for x, y in ((xf, yf), (xt, yt)):
             if not (0 <= x < state.cols and 0 <= y < state.rows):

@@ -202,7 +202,7 @@ def test_side_to_move_without_a_move_wins():
     assert u.legal_moves() == [] and u.winner() == RED
     # stuck but not to move: the game goes on
     v = board(4, red=[(3, 3)], blue=[(0, 0)], to_move=BLUE)
-    assert not v.is_terminal() and v.winner() == 0
+    assert not v.is_terminal() and v.winner() is None
 
 
 @settings(max_examples=20, deadline=None)
@@ -221,7 +221,7 @@ def test_games_terminate_with_monotone_progress(seed, n):
         assert progress(b, 3 - p) == progress(a, 3 - p)
     last = states[-1]
     assert last.is_terminal() and last.winner() == last.to_move
-    assert all(x.winner() == 0 for x in states[:-1])
+    assert all(x.winner() is None for x in states[:-1])
 
 
 # -- Position (search board) -------------------------------------------------------------

@@ -389,7 +389,7 @@ def test_area_scoring_known_positions():
 
 def test_two_passes_end_the_game_and_decide_it():
     s = empty(5, komi=0.5).play("C3")
-    assert s.play(PASS).winner() == 0 and not s.play(PASS).is_terminal()
+    assert s.play(PASS).winner() is None and not s.play(PASS).is_terminal()
     end = s.play(PASS).play(PASS)
     assert end.is_terminal() and end.legal_moves() == []
     assert end.winner() == BLACK and end.result(BLACK) == 1.0 and end.result(WHITE) == 0.0
@@ -398,7 +398,7 @@ def test_two_passes_end_the_game_and_decide_it():
     assert e.value.reason == "game over"
     assert not s.play(PASS).play("A1").play(PASS).is_terminal()  # only consecutive passes count
     draw = from_moves(3, ["B2", PASS, PASS], komi=9)
-    assert draw.is_terminal() and draw.winner() == 0 and draw.result(BLACK) == 0.5
+    assert draw.is_terminal() and draw.winner() is None and draw.result(BLACK) == 0.5
 
 
 # -- the State contract -------------------------------------------------------------------------
@@ -424,7 +424,7 @@ def test_key_stability_transpositions_and_pickling():
         back = pickle.loads(pickle.dumps(s))
         assert back == s and type(back) is State and back.key() == s.key()
         assert copy.deepcopy(s).key() == s.key() == Board(s).key()
-    e = IllegalMove("suicide", "Black A1: suicide")
+    e = IllegalMove("Black A1: suicide", "suicide")
     back = pickle.loads(pickle.dumps(e))
     assert back.reason == "suicide" and str(back) == str(e)
 

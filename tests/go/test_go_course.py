@@ -139,7 +139,7 @@ def info_logs():
 
 def check_finished(game: Game) -> None:
     assert game.moves[-2:] == ["PASS", "PASS"]
-    assert result_notation(game.board) == {WHITE: "1-0", BLACK: "0-1", 0: "1/2-1/2"}[game.board.winner()]
+    assert result_notation(game.board) == {WHITE: "1-0", BLACK: "0-1", None: "1/2-1/2"}[game.board.winner()]
 
 
 def test_ours_against_ours(env, info_logs):

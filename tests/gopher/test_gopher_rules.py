@@ -68,7 +68,7 @@ def test_first_move_anywhere(n):
     assert s.to_move == RED and s.red == s.blue == 0
     assert set(s.legal_moves()) == set(grid(n).cells)
     assert all(s.is_legal(c) for c in grid(n).cells)
-    assert not s.is_terminal() and s.winner() == 0
+    assert not s.is_terminal() and s.winner() is None
 
 
 def test_start_checks_size():
@@ -194,7 +194,7 @@ def test_side_to_move_without_a_move_loses():
     t = board(3, red=[(1, 1)], blue=[(0, 0), (2, 2)], to_move=BLUE)
     assert t.is_terminal() and t.winner() == RED
     # a running game has no winner
-    assert board(3, red=[(0, 0)], to_move=BLUE).winner() == 0
+    assert board(3, red=[(0, 0)], to_move=BLUE).winner() is None
 
 
 @settings(max_examples=30, deadline=None)
@@ -205,7 +205,7 @@ def test_random_games_terminate_and_the_last_placer_wins(seed, n):
     last = states[-1]
     assert last.is_terminal() and last.legal_moves() == []
     assert last.winner() == 3 - last.to_move
-    assert all(s.winner() == 0 for s in states[:-1])
+    assert all(s.winner() is None for s in states[:-1])
     # the winner is the one who placed the last stone
     prev = states[-2]
     assert last.winner() == prev.to_move
