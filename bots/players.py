@@ -89,14 +89,18 @@ def make_player(game: str, name: str, params: dict[str, Any] | None = None) -> A
         raise PlayerError(f"player {name!r}: {exc}") from None
 
 
-@lru_cache(maxsize=64)
-def _cached(game: str, name: str, params: tuple) -> Any:
+@lru_cache(maxsize=16)  # more players than one daemon's bots; each may hold a search tree
+def _cached(session: str | None, game: str, name: str, params: tuple) -> Any:
     return make_player(game, name, dict(params))
 
 
-def think(game: str, name: str, params: tuple, state: Any, context: Any, budget: Budget) -> SearchResult:
+def think(game: str, name: str, params: tuple, state: Any, context: Any, session: str | None,
+          budget: Budget) -> SearchResult:
     """The job a worker runs: the named player chooses a move for `state`.
 
-    Players are cached per worker, so one that keeps a tree between moves can reuse it.
+    Players are cached per worker and per session (`session`: the caller's
+    bots.runner.Session.key), so one that keeps a tree between moves reuses its own tree,
+    and two bots with the same settings never share one.  The cache keeps the players used
+    last; an ended session's player ages out.
     """
-    return _cached(game, name, params).choose(state, context, budget)
+    return _cached(session, game, name, params).choose(state, context, budget)

@@ -1,29 +1,51 @@
 """SearchRunner: the only place that knows about worker processes.
 
-One pre-warmed ProcessPoolExecutor (forkserver context) is shared by every session of
+One pre-warmed pool of worker processes (forkserver context) is shared by every session of
 the process.  A search job is a picklable top-level function whose last argument is a
-`Budget`; the worker computes its own deadline from it and returns the best move of
-its last completed iteration.  The parent waits budget + grace.  If the worker is late,
-dies or raises, the parent returns the fallback move the caller computed before
-dispatch, and rebuilds the pool when a worker may still be running (CPython 3.11 has
-no public way to cancel a running worker, so the pool's processes are killed).
+`Budget`; the worker computes its own deadline from it and returns the best move of its
+last completed iteration.  The caller computes a cheap fallback move before dispatch.
+
+The pool is fair to the bots that share it:
+
+* A search never waits on another bot's clock.  Each bot plays in a *session*
+  (`open_session()`, or implicitly its asyncio task); a search that fans out over several
+  workers (Go's root parallelism) takes only `share()` of them: the workers divided evenly
+  among the open sessions, at least one.
+* A job still queued (no worker free) when its budget ends is withdrawn: the caller gets its
+  fallback ("queued past its deadline") and the worker that later takes the job skips it.
+  Nothing is killed: a queue is not a hang.
+* A job that started gets until budget + grace.  If it is still running then, its worker is
+  hung: that one process is killed and replaced by a fresh, warmed one, and the caller gets
+  its fallback ("worker late").  The other workers, and the searches of the other bots on
+  them, run on untouched.  A worker that dies costs only its own job ("worker died"); a job
+  that raises costs only its move.
+* Worker-side caches (bots.players.think) are keyed by the session's `key`, so two bots with
+  the same settings never share a cached player or search tree.
+
+The pool is pebble's ProcessPool: unlike the standard library's executor it can kill one
+worker (cancelling a running task) and replaces it with a new process that runs the
+initializer, i.e. warms up, before its first job.  A queued job is not cancelled through
+pebble: pebble has already written it to the workers' pipe and would kill the worker that
+picks the cancelled job up; the worker skips it instead (`_work`).
 """
 
 from __future__ import annotations
 
 import asyncio
 import gc
+import itertools
 import multiprocessing
 import os
 import select
 import signal
 import threading
 import time
-from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
+from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import Any, Callable, Iterable
 
+import pebble
 import structlog
 
 from search.budget import Budget, SearchResult
@@ -32,18 +54,24 @@ log = structlog.get_logger("bots.runner")
 
 PRELOAD = ["search.minimax", "bots.players", "bots.prewarm"]
 WARM_ENV = "BOTS_WARM_GAMES"  # the games whose kernels the forkserver compiles (bots.prewarm)
+QUEUED = "queued past its deadline"
+# pebble's own per-task timeout, counted from the job's start: it only backs up the parent's
+# check at budget + grace, for a job whose start the parent had not yet heard of by then.
+BACKSTOP = 1.0
 
 
-def _init_worker(games: tuple[str, ...], owner: int) -> None:
-    """Runs in every worker before its first job (the executor's initializer), so no worker
-    can be left cold: imports and a game's `warm()` hook (e.g. Go's numba kernels, compiled or
-    loaded here) are paid for here, never on a move's clock.  Only the games this process
-    plays are warmed: a Twilight bot does not wait for Go's kernels to compile.
+def _init_worker(games: tuple[str, ...], owner: int, ready: Any = None) -> None:
+    """Runs in every worker before its first job (the pool's initializer, also in a worker
+    that replaces a killed one), so no worker can be left cold: imports and a game's `warm()`
+    hook (e.g. Go's numba kernels, compiled or loaded here) are paid for here, never on a
+    move's clock.  Only the games this process plays are warmed: a Twilight bot does not wait
+    for Go's kernels to compile.  When done it sends its pid on `ready` (a pipe to the runner).
 
     A worker exits when `owner` (the bots process) does, even after a kill -9: nothing else
-    would stop it, since the forkserver and the executor's queues stay open while workers
-    hold them.  It ignores Ctrl-C: the terminal sends SIGINT to the whole process group, and
-    the owner alone decides how to stop.
+    is sure to stop it.  It ignores Ctrl-C: the terminal sends SIGINT to the whole process
+    group, and the owner alone decides how to stop.  SIGTERM kills it at once: pebble's own
+    handler would wait for a hung numba kernel to return, and pebble holds the pool's channel
+    while it waits (measured: every other worker's result was held up 3 s).
 
     The cyclic garbage collector is switched off in workers: searches keep tables of
     hundreds of thousands of objects, and a full collection over them paused a move by
@@ -51,12 +79,15 @@ def _init_worker(games: tuple[str, ...], owner: int) -> None:
     counting alone frees them.
     """
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
     threading.Thread(target=_exit_with, args=(owner,), name="owner-watch", daemon=True).start()
     from bots.prewarm import warm_games
 
     warm_games(games)
     gc.freeze()
     gc.disable()
+    if ready is not None:
+        ready.send(os.getpid())  # a few bytes: one atomic write, whichever worker sends
 
 
 def _exit_with(owner: int) -> None:
@@ -79,8 +110,16 @@ def _exit_with(owner: int) -> None:
     os._exit(1)
 
 
-def _pid() -> int:
-    return os.getpid()
+class Withdrawn:
+    """What a worker returns for a job whose deadline passed before the job reached it: the
+    job is not run (the parent has already sent the fallback)."""
+
+
+def _work(job: Callable[..., SearchResult], args: tuple, budget: Budget) -> Any:
+    """Runs in a worker: `job(*args, budget)`, unless it was withdrawn while queued."""
+    if budget.remaining() <= 0:
+        return Withdrawn()
+    return job(*args, budget)
 
 
 @dataclass(frozen=True)
@@ -95,6 +134,52 @@ class MoveReport:
     late_by: float
     fallback: str | None = None  # why the fallback move was used, if it was
     votes: tuple = ()  # the search's root votes (SearchResult.votes)
+
+
+_session_ids = itertools.count(1)
+_current: ContextVar["Session | None"] = ContextVar("bots_runner_session", default=None)
+
+
+class Session:
+    """One bot's claim on a SearchRunner, from `runner.open_session()` to `close()`.
+
+    While open it counts in every session's `share()` of the workers.  `key` is opaque and
+    unique in the process: pass it to the job (bots.players.think) to scope worker caches to
+    this session.  As a context manager (`with` or `async with`) it is the `runner.session()`
+    of the code inside, and is closed on the way out.
+    """
+
+    def __init__(self, runner: "SearchRunner", label: str = "") -> None:
+        self.runner = runner
+        self.label = label
+        self.key = f"s{next(_session_ids)}"
+        self.open = True
+        self._tokens: list = []
+
+    def share(self) -> int:
+        return self.runner.share(self)
+
+    def close(self) -> None:
+        if self.open:
+            self.open = False
+            self.runner._sessions.discard(self)
+
+    def __enter__(self) -> "Session":
+        self._tokens.append(_current.set(self))
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        _current.reset(self._tokens.pop())
+        self.close()
+
+    async def __aenter__(self) -> "Session":
+        return self.__enter__()
+
+    async def __aexit__(self, *exc: object) -> None:
+        self.__exit__(*exc)
+
+    def __repr__(self) -> str:
+        return f"<Session {self.key} {self.label!r}{'' if self.open else ' closed'}>"
 
 
 class SearchRunner:
@@ -112,10 +197,14 @@ class SearchRunner:
         os.environ[WARM_ENV] = ",".join(self.games)
         self._ctx = multiprocessing.get_context("forkserver")
         self._ctx.set_forkserver_preload(PRELOAD)
-        self._pool: ProcessPoolExecutor | None = None
-        self._warming: ProcessPoolExecutor | None = None  # a rebuilt pool not ready yet
-        self._warm_task: asyncio.Task | None = None
-        self._background: set[asyncio.Task] = set()
+        self._pool: pebble.ProcessPool | None = None
+        self._sessions: set[Session] = set()
+        self._by_task: dict[asyncio.Task, Session] = {}
+        self._ready_pipe: tuple | None = None  # (reader, writer): warmed workers send their pid
+        self._ready: set[int] = set()
+        self._ready_changed: asyncio.Event | None = None
+        self._serving = False  # the first warm-up is over: later ready workers are replacements
+        self._loop: asyncio.AbstractEventLoop | None = None
 
     async def __aenter__(self) -> "SearchRunner":
         await self.start()
@@ -124,118 +213,215 @@ class SearchRunner:
     async def __aexit__(self, *exc: object) -> None:
         self.close()
 
+    # -- sessions ---------------------------------------------------------------------------
+
+    def open_session(self, label: str = "") -> Session:
+        """Register a session (one bot); close it when the bot stops playing."""
+        session = Session(self, label)
+        self._sessions.add(session)
+        return session
+
+    def session(self) -> Session:
+        """The caller's session: the one it runs inside (`with runner.open_session()`), else
+        one for its asyncio task, opened on first use and closed when the task ends.  So a
+        caller that never opens a session still counts as one."""
+        session = _current.get()
+        if session is not None and session.runner is self and session.open:
+            return session
+        task = asyncio.current_task()
+        if task is None:
+            raise RuntimeError("SearchRunner.session() outside an asyncio task needs an open session")
+        session = self._by_task.get(task)
+        if session is None:
+            session = self._by_task[task] = self.open_session(task.get_name())
+            task.add_done_callback(self._task_ended)
+        return session
+
+    def _task_ended(self, task: asyncio.Task) -> None:
+        session = self._by_task.pop(task, None)
+        if session is not None:
+            session.close()
+
+    def share(self, session: Session | None = None) -> int:
+        """How many workers one search of `session` (default: the caller's) may fan out over
+        now: the workers divided evenly among the open sessions, at least one."""
+        if session is None:
+            self.session()  # the caller counts, even if it never opened a session
+        return max(1, self.workers // max(1, len(self._sessions)))
+
+    # -- the pool ---------------------------------------------------------------------------
+
     async def start(self) -> None:
-        if self._pool is None:
-            self._pool = self._new_pool()
-            try:
-                await self._warm(self._pool)
-            except BaseException:  # cancelled (SIGTERM) or broken: do not wait for the warm-up
-                self.kill()
-                raise
-
-    def _new_pool(self) -> ProcessPoolExecutor:
-        return ProcessPoolExecutor(self.workers, mp_context=self._ctx, initializer=_init_worker,
-                                   initargs=(self.games, os.getpid()))
-
-    def worker_pids(self, pool: ProcessPoolExecutor | None = None) -> list[int]:
-        """The pids of a pool's worker processes (default: the current pool)."""
-        return sorted((getattr(pool or self._pool, "_processes", None) or {}).keys())
-
-    async def _warm(self, pool: ProcessPoolExecutor) -> None:
+        if self._pool is not None:
+            return
         t0 = time.monotonic()
-        loop = asyncio.get_running_loop()
         log.info("starting the search workers", workers=self.workers, games=list(self.games),
                  note="the first start after an install compiles the kernels (Go: about 20 s)")
-        # Submitting `workers` jobs at once makes the executor start every process now; each
-        # runs the initializer (the warm-up) before its first job.
-        await asyncio.gather(*(loop.run_in_executor(pool, _pid) for _ in range(self.workers)))
-        log.info("pool ready", workers=self.workers, pids=self.worker_pids(pool),
+        self._loop = asyncio.get_running_loop()
+        self._ready_changed = asyncio.Event()
+        reader, writer = self._ready_pipe = self._ctx.Pipe(duplex=False)
+        self._loop.add_reader(reader.fileno(), self._on_ready)
+        self._pool = self._new_pool()
+        try:
+            await self._wait_ready(self._pool)
+        except BaseException:  # cancelled (SIGTERM) or broken: do not wait for the warm-up
+            self.kill()
+            raise
+        self._serving = True
+        log.info("pool ready", workers=self.workers, pids=self.worker_pids(),
                  seconds=round(time.monotonic() - t0, 3))
 
-    async def _warm_rebuilt(self, pool: ProcessPoolExecutor) -> None:
+    def _new_pool(self) -> pebble.ProcessPool:
+        pool = pebble.ProcessPool(self.workers, initializer=_init_worker, context=self._ctx,
+                                  initargs=(self.games, os.getpid(), self._ready_pipe[1]))
+        pool.active  # pebble starts its workers on first use; this is that use
+        return pool
+
+    def _on_ready(self) -> None:
+        """A worker finished its warm-up (read from the pipe every worker writes to)."""
+        if self._ready_pipe is None:
+            return
         try:
-            await self._warm(pool)
-        except BrokenProcessPool:
-            pass  # killed by a later rebuild, or broken: the next search rebuilds it
-        finally:
-            if self._warming is pool:
-                self._warming = None
+            pid = self._ready_pipe[0].recv()
+        except (EOFError, OSError):
+            return
+        live = set(self.worker_pids())
+        if self._serving:
+            log.info("worker ready", pid=pid)  # one that replaced a killed or dead worker
+        self._ready = (self._ready & live) | {pid}
+        self._ready_changed.set()
 
-    def _rebuild(self, broken: ProcessPoolExecutor) -> None:
-        """Kill a pool whose worker is late or dead and start a fresh one in the background."""
-        if self._pool is not broken:
-            return  # another session already rebuilt it
-        self.kill()
-        self._pool = self._warming = self._new_pool()
-        task = asyncio.get_running_loop().create_task(self._warm_rebuilt(self._pool))
-        self._warm_task = task
-        self._background.add(task)
-        task.add_done_callback(self._background.discard)
+    async def _wait_ready(self, pool: pebble.ProcessPool) -> None:
+        """Until every worker of `pool` has warmed up; RuntimeError if the pool broke."""
+        while True:
+            pids = set(self.worker_pids(pool))
+            if len(pids) >= self.workers and pids <= self._ready:
+                return
+            if not pool.active:
+                raise RuntimeError("the search workers failed to start (see the log above)")
+            self._ready_changed.clear()
+            try:
+                await asyncio.wait_for(self._ready_changed.wait(), 0.5)
+            except asyncio.TimeoutError:
+                pass
 
-    def _detach(self) -> list:
-        """Take the pool out of service; returns its worker processes."""
-        pool, self._pool = self._pool, None
+    def worker_pids(self, pool: pebble.ProcessPool | None = None) -> list[int]:
+        """The pids of a pool's worker processes (default: the current pool)."""
+        pool = pool or self._pool
         if pool is None:
             return []
-        # Private attribute: the only way to stop a worker that ignores its deadline.
-        procs = list((getattr(pool, "_processes", None) or {}).values())
-        pool.shutdown(wait=False, cancel_futures=True)
-        return procs
+        # Private attribute (pebble has no public list); copied at once, as pebble's thread
+        # may be replacing a worker.
+        return sorted(pool._pool_manager.worker_manager.workers.copy())
+
+    def _replace(self, broken: pebble.ProcessPool) -> None:
+        """A new pool for one that pebble gave up on (a worker died while none had started a
+        job, so pebble could not tell whose it was).  Jobs sent to the new pool wait in its
+        queue while its workers warm up, and are withdrawn at their deadline if still there."""
+        if self._pool is not broken:
+            return  # another search already replaced it, or the runner was closed
+        log.error("worker pool broke; starting a new one")
+        self._pool = self._new_pool()
+        threading.Thread(target=_stop, args=(broken,), name="stop-broken-pool", daemon=True).start()
+
+    def _detach(self) -> pebble.ProcessPool | None:
+        """Take the pool out of service and stop reading the warm-up pipe."""
+        pool, self._pool = self._pool, None
+        self._serving = False
+        if self._ready_pipe is not None:
+            reader, writer = self._ready_pipe
+            self._ready_pipe = None
+            if self._loop is not None and not self._loop.is_closed():
+                self._loop.remove_reader(reader.fileno())
+            reader.close()
+            writer.close()
+        return pool
 
     def kill(self) -> None:
         """Kill every worker at once (a running search is lost)."""
-        for proc in self._detach():
-            proc.kill()
+        pool = self._detach()
+        if pool is not None:
+            pids = self.worker_pids(pool)
+            pool.stop()
+            for pid in pids:
+                try:
+                    os.kill(pid, signal.SIGKILL)
+                except ProcessLookupError:
+                    pass
+            pool.join()
 
     def close(self) -> None:
-        """Stop every worker: asked politely first, killed if still running after a second."""
-        procs = self._detach()
-        for proc in procs:
-            proc.terminate()
-        for proc in procs:
-            proc.join(1.0)
-            if proc.is_alive():
-                proc.kill()
+        """Stop every worker (SIGTERM, which stops a worker at once; pebble follows with
+        SIGKILL after 3 s) and wait for them."""
+        pool = self._detach()
+        if pool is not None:
+            _stop(pool)
+
+    # -- running a search -------------------------------------------------------------------
 
     async def run(self, job: Callable[..., SearchResult], *args: Any, budget: Budget,
                   fallback: Any) -> MoveReport:
-        """Run `job(*args, budget)` in a worker; never later than budget + grace."""
+        """Run `job(*args, budget)` in a worker; never later than budget + grace (see the
+        module's docstring for a job that is queued, late, hung or dead)."""
         if self._pool is None:
             await self.start()
         pool = self._pool
-        if pool is self._warming and self._warm_task is not None:
-            # Its workers are still starting: wait for them within the budget, or else send the
-            # fallback without killing them (a late search here would only rebuild it again).
-            try:
-                await asyncio.wait_for(asyncio.shield(self._warm_task), max(0.0, budget.remaining()))
-            except (asyncio.TimeoutError, BrokenProcessPool):
-                reason = "pool still warming up after a rebuild"
-                log.error("search skipped, sending the fallback move", reason=reason)
-                used = time.monotonic() - budget.start
-                return MoveReport(fallback, budget.seconds, used, 0, 0, max(0.0, used - budget.seconds), reason)
-            pool = self._pool
-        loop = asyncio.get_running_loop()
-        reason = None
-        rebuild = True
         try:
-            future = loop.run_in_executor(pool, job, *args, budget)
-            result = await asyncio.wait_for(future, max(0.0, budget.remaining()) + self.grace)
-        except asyncio.TimeoutError:
-            reason = "worker late"
-        except BrokenProcessPool:
-            reason = "worker died"
-        except asyncio.CancelledError:
-            if asyncio.current_task().cancelling():
-                raise  # our own task is being cancelled: not the worker's fault
-            reason = "pool rebuilt under this search"
-        except Exception as exc:  # a bug in the search must not cost the game
-            reason, rebuild = f"search raised {type(exc).__name__}: {exc}", False
+            task = pool.schedule(_work, (job, args, budget), timeout=budget.seconds + self.grace + BACKSTOP)
+        except RuntimeError:  # pebble gave up on the pool
+            self._replace(pool)
+            pool = self._pool
+            task = pool.schedule(_work, (job, args, budget), timeout=budget.seconds + self.grace + BACKSTOP)
+        waiter = asyncio.wrap_future(task)
+        waiter.add_done_callback(_retrieve)  # an outcome that comes after the fallback is dropped
+        reason, result = await self._wait(task, waiter, budget, pool)
         used = time.monotonic() - budget.start
         late_by = max(0.0, used - budget.seconds)
         if reason is None:
             return MoveReport(result.move, budget.seconds, used, result.depth, result.nodes, late_by,
                               votes=result.votes)
         log.error("search failed, sending the fallback move", reason=reason)
-        if rebuild:
-            self._rebuild(pool)
         return MoveReport(fallback, budget.seconds, used, 0, 0, late_by, reason)
+
+    async def _wait(self, task: Any, waiter: asyncio.Future, budget: Budget,
+                    pool: pebble.ProcessPool) -> tuple[str | None, Any]:
+        """(why the job failed or None, its result), by budget + grace at the latest."""
+        # asyncio.wait, not wait_for: a timeout must not cancel the task (that kills a worker).
+        await asyncio.wait([waiter], timeout=max(0.0, budget.remaining()))
+        if not waiter.done() and not task.running():
+            return QUEUED, None  # withdrawn: the worker that takes it will skip it
+        if not waiter.done():
+            await asyncio.wait([waiter], timeout=max(0.0, budget.remaining()) + self.grace)
+        if not waiter.done():
+            if pool is not self._pool:
+                return "runner closed under this search", None
+            log.error("worker hung past its budget; killing it alone", budget=budget.seconds)
+            task.cancel()  # pebble kills the worker running it and starts a fresh one
+            return "worker late", None
+        if waiter.cancelled():
+            return "worker late", None
+        try:
+            result = waiter.result()
+        except pebble.ProcessExpired:
+            return "worker died", None  # pebble starts a fresh worker in its place
+        except TimeoutError:  # pebble's backstop killed the worker
+            return "worker late", None
+        except BrokenProcessPool:
+            self._replace(pool)
+            return "worker pool broke", None
+        except Exception as exc:  # a bug in the search must not cost the game
+            return f"search raised {type(exc).__name__}: {exc}", None
+        if isinstance(result, Withdrawn):
+            return QUEUED, None
+        return None, result
+
+
+def _retrieve(future: asyncio.Future) -> None:
+    """Mark a job's outcome as seen, so a late failure is not reported as never retrieved."""
+    if not future.cancelled():
+        future.exception()
+
+
+def _stop(pool: pebble.ProcessPool) -> None:
+    pool.stop()
+    pool.join()

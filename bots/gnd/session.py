@@ -199,20 +199,21 @@ async def play(bot: GndBot, runner: SearchRunner, on_state: Callable[[Any], None
     log = (log or structlog.get_logger("bots.gnd")).bind(bot=bot.name, game=bot.game, server=bot.server)
     timeout = aiohttp.ClientTimeout(total=None, sock_connect=CONNECT_TIMEOUT, sock_read=None)
     summaries: list[dict] = []
-    async with aiohttp.ClientSession(timeout=timeout) as http:
+    session = runner.open_session(f"{bot.game} {bot.name}")  # its share of the workers, its own caches
+    async with aiohttp.ClientSession(timeout=timeout) as http, session:
         client = _Client(bot, http, log)
         await client.register()
         while not bot.games or len(summaries) < bot.games:
             log.info("waiting for a match", games_played=len(summaries))
             _, turn, arrived = await client.turn("/start", gnd.start)
-            summary = await _game(bot, client, runner, turn, arrived, on_state, log)
+            summary = await _game(bot, client, runner, session.key, turn, arrived, on_state, log)
             summaries.append(summary)
             log.info("game over", **summary)
     return summaries
 
 
-async def _game(bot: GndBot, client: _Client, runner: SearchRunner, turn: gnd.Turn, arrived: float,
-                on_state: Callable | None, log: Any) -> dict:
+async def _game(bot: GndBot, client: _Client, runner: SearchRunner, session: str, turn: gnd.Turn,
+                arrived: float, on_state: Callable | None, log: Any) -> dict:
     name = gnd.game_name(turn.game)
     rules = games.rules(name)
     us = turn.player
@@ -235,7 +236,8 @@ async def _game(bot: GndBot, client: _Client, runner: SearchRunner, turn: gnd.Tu
         context = {"previous": previous, "exclude": frozenset(exclude)}
         budget = Budget(plan(turn.clocktime, state.expected_moves(), bot.overhead), start=arrived)
         fallback = quick_move(rules, state, context)
-        report = await runner.run(think, name, player, params, state, context, budget=budget, fallback=fallback)
+        report = await runner.run(think, name, player, params, state, context, session, budget=budget,
+                                  fallback=fallback)
         move = report.move
         if move in exclude or not state.is_legal(move):
             glog.error("search returned an illegal move; sending the fallback", move=str(move))

@@ -59,18 +59,30 @@ def merge(reports: list[MoveReport]) -> MoveReport:
                                votes=tuple(sorted(totals.items())))
 
 
+def _session(runner: SearchRunner) -> Any:
+    """The caller's session on `runner`; None for a stand-in runner that has no sessions."""
+    sessions = getattr(runner, "session", None)
+    return sessions() if sessions is not None else None
+
+
 async def decide(runner: SearchRunner, player: str, params: tuple, state: State, budget: Budget,
                  context: dict | None = None, log: Any = None) -> tuple[int, MoveReport]:
     """Our move for `state` (a point or PASS), always legal, and what the search did.
 
     A random legal non-eye move is computed first as the fallback (sent if the worker is late,
     dies or raises), and a move the search returns is checked against our rules.  A player
-    whose class says `parallel = True` (mcts) searches in every worker and the votes are
-    merged; the others use one worker.
+    whose class says `parallel = True` (mcts) searches in as many workers as the caller's
+    session may take (SearchRunner.share: all of them when it plays alone, fewer while other
+    bots play) and the votes are merged; the others use one worker.  The search runs in the
+    caller's session, so its tree is kept for its next move and shared with no other bot.
     """
     fallback = random_move(state, random.Random(state.key()))
-    parts = runner.workers if getattr(player_table("go")[player], "parallel", False) else 1
-    reports = await asyncio.gather(*(runner.run(think, "go", player, params, state, context, budget=budget,
+    session = _session(runner)
+    parts = 1
+    if getattr(player_table("go")[player], "parallel", False):
+        parts = session.share() if session is not None else runner.workers
+    key = session.key if session is not None else None
+    reports = await asyncio.gather(*(runner.run(think, "go", player, params, state, context, key, budget=budget,
                                                 fallback=fallback) for _ in range(parts)))
     report = merge(reports)
     move = report.move

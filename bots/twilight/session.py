@@ -108,6 +108,7 @@ async def play(bot: TwilightBot, runner: SearchRunner, on_state: Callable[[State
     log = (log or structlog.get_logger("bots.twilight")).bind(bot=bot.name, game="twilight",
                                                                server=f"{bot.host}:{bot.port}")
     reader, writer = await asyncio.open_connection(bot.host, bot.port)
+    session = runner.open_session(f"twilight {bot.name}")  # its share of the workers, its own caches
     queue: asyncio.Queue = asyncio.Queue()
     reading = asyncio.get_running_loop().create_task(pump(reader, Decoder(SERVER_FRAMES), queue))
     summaries: list[dict] = []
@@ -144,12 +145,13 @@ async def play(bot: TwilightBot, runner: SearchRunner, on_state: Callable[[State
                 game = _need(game, event)
                 if game.state is None:
                     raise ProtocolError("UPD before MAP")
-                await _turn(game, event, queue, bot, runner, writer, log, on_state)
+                await _turn(game, event, queue, bot, runner, session.key, writer, log, on_state)
             elif isinstance(event, End):
                 if game is not None and game.state is not None:
                     summaries.append(_summary(game, log))
                 game = None
     finally:
+        session.close()
         reading.cancel()
         writer.close()
         try:
@@ -183,7 +185,7 @@ def _start(game: Game, event: Map, bot: TwilightBot, log: Any) -> None:
 
 
 async def _turn(game: Game, update: Upd, queue: asyncio.Queue, bot: TwilightBot, runner: SearchRunner,
-                writer: asyncio.StreamWriter, log: Any, on_state) -> None:
+                session: str, writer: asyncio.StreamWriter, log: Any, on_state) -> None:
     """Answer an UPD (or the newest of several waiting) with exactly one MOV."""
     received = time.monotonic()
     _apply(game, update)
@@ -194,7 +196,7 @@ async def _turn(game: Game, update: Upd, queue: asyncio.Queue, bot: TwilightBot,
         fallback = greedy_action(state)
         budget = Budget(bot.move_time - bot.overhead, start=received)
         context = {"opponent_max_groups": game.opponent_max_groups}
-        report = await runner.run(think, "twilight", bot.player, bot.params, state, context,
+        report = await runner.run(think, "twilight", bot.player, bot.params, state, context, session,
                                   budget=budget, fallback=fallback)
         newer = _take_updates(queue)
         if not newer:
