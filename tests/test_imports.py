@@ -1,4 +1,5 @@
-"""Import direction: protocol/ and search/ are leaves that bots/ builds on, never the reverse.
+"""Import direction: protocol/ and search/ are leaves that bots/ builds on, never the reverse;
+no import cycles inside bots/go.
 
 Imports are read with `ast` (comments and strings never count), including imports nested
 in functions, try blocks and `if TYPE_CHECKING:`, and literal importlib/__import__ calls.
@@ -149,3 +150,79 @@ def test_the_import_rule_sees_a_game_import(tmp_path):
     fake.write_text("from .twilight.rules import State\nfrom . import registry\n", encoding="utf-8")
     names = [name for _, name in imported(fake, root=tmp_path)]
     assert "bots.twilight.rules" in names and "bots.registry" in names
+
+
+# -- no import cycles inside a game package (issue 9) ---------------------------------------------
+
+def package_graph(package: str, root: Path = ROOT) -> dict[str, set[str]]:
+    """{module: the package's modules it imports}, read with `imported` (so imports inside
+    functions count too), for every module of `package` ("bots/go"); the package itself is
+    the module named by its __init__.py.  An import of `pkg.mod.name` counts as one of
+    `pkg.mod`, the longest prefix that is a module of the package."""
+    base = package.replace("/", ".")
+    names = {}
+    for path in sorted((root / package).glob("*.py")):
+        names[base if path.stem == "__init__" else f"{base}.{path.stem}"] = path
+    graph = {}
+    for name, path in names.items():
+        deps = set()
+        for _, imp in imported(path, root):
+            parts = imp.split(".")
+            for k in range(len(parts), 0, -1):
+                prefix = ".".join(parts[:k])
+                if prefix in names:
+                    deps.add(prefix)
+                    break
+        deps.discard(name)
+        graph[name] = deps
+    return graph
+
+
+def find_cycle(graph: dict[str, set[str]]) -> list[str] | None:
+    """One import cycle as [a, b, ..., a], or None when the graph is acyclic."""
+    state: dict[str, int] = {}  # 1: on the current path, 2: done
+    path: list[str] = []
+
+    def visit(node: str) -> list[str] | None:
+        state[node] = 1
+        path.append(node)
+        for nxt in sorted(graph[node]):
+            if state.get(nxt) == 1:
+                return path[path.index(nxt):] + [nxt]
+            if nxt not in state:
+                found = visit(nxt)
+                if found:
+                    return found
+        path.pop()
+        state[node] = 2
+        return None
+
+    for node in sorted(graph):
+        if node not in state:
+            found = visit(node)
+            if found:
+                return found
+    return None
+
+
+def test_go_modules_import_one_another_without_cycles():
+    graph = package_graph("bots/go")
+    assert {"bots.go.board", "bots.go.players", "bots.go.mcts", "bots.go.book"} <= set(graph)
+    assert "bots.go.kernel" in graph["bots.go.mcts"]  # the reader sees `from . import kernel as K`
+    cycle = find_cycle(graph)
+    assert cycle is None, "import cycle in bots/go: " + " -> ".join(cycle)
+
+
+def test_the_cycle_check_sees_a_function_level_cycle(tmp_path):
+    """The check above can fail: a cycle closed by an import inside a function is found."""
+    pkg = tmp_path / "bots" / "game"
+    pkg.mkdir(parents=True)
+    (pkg / "__init__.py").write_text("", encoding="utf-8")
+    (pkg / "a.py").write_text("from .b import f\n", encoding="utf-8")
+    (pkg / "b.py").write_text("from . import c\ndef f():\n    return 1\n", encoding="utf-8")
+    (pkg / "c.py").write_text("def g():\n    from bots.game.a import f\n    return f\n", encoding="utf-8")
+    graph = package_graph("bots/game", tmp_path)
+    assert graph["bots.game.a"] == {"bots.game.b"} and graph["bots.game.b"] == {"bots.game", "bots.game.c"}
+    assert find_cycle(graph) == ["bots.game.a", "bots.game.b", "bots.game.c", "bots.game.a"]
+    (pkg / "c.py").write_text("def g():\n    return 2\n", encoding="utf-8")
+    assert find_cycle(package_graph("bots/game", tmp_path)) is None

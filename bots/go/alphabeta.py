@@ -32,7 +32,8 @@ from search.budget import Budget, SearchResult
 
 from . import book, kernel as K
 from .board import PASS, State, parse_point
-from .mcts import padded, to_kernel, unpadded
+from .fallback import random_move
+from .kernel import padded, to_kernel, unpadded
 
 TOTAL = 30 * 60.0  # the course's clock, when the session does not say how much is left
 BOOK_MOVES = 15
@@ -91,18 +92,13 @@ class AlphaBeta:
 
     def _opening(self, state: State, ply: int) -> int | None:
         if ply >= BOOK_MOVES:
-            return self._random_move(state) if self._disturbed else None
+            return random_move(state, self._rng) if self._disturbed else None
         if not self._disturbed and self._line is not None and ply < len(self._line):
             move = parse_point(self._line[ply], state.size) if state.size == 9 else None
             if move is not None and state.is_legal(move):
                 return move
             self._disturbed = True
-        return self._random_move(state) if self._disturbed else None
-
-    def _random_move(self, state: State) -> int:
-        from .players import random_move
-
-        return random_move(state, self._rng)
+        return random_move(state, self._rng) if self._disturbed else None
 
     # -- depth control -------------------------------------------------------------------------
     def _target_depth(self, time_left: float | None) -> int:

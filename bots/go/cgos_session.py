@@ -33,7 +33,7 @@ from search.budget import Budget
 from .. import __version__, fields
 from ..players import make_player
 from ..runner import SearchRunner
-from . import decide
+from . import decide, fallback
 from .board import BLACK, PASS, WHITE, IllegalMove, State, empty, point_name
 
 DEFAULT_PORT = 6809  # yss-aya.com, 9x9 (spec section 1)
@@ -361,6 +361,7 @@ async def play(bot: CgosBot, runner: SearchRunner, log: Any = None) -> list[dict
     """
     log = (log or structlog.get_logger("bots.go.cgos")).bind(bot=bot.name, game="go",
                                                              server=f"{bot.host}:{bot.port}")
+    await asyncio.to_thread(fallback.warm)  # the fallback move runs here, not in a worker: load it now
     reader, writer = await asyncio.wait_for(asyncio.open_connection(bot.host, bot.port), CONNECT_TIMEOUT)
     log.info("connected", player=bot.player)
     try:

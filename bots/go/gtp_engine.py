@@ -26,7 +26,6 @@ import argparse
 import asyncio
 import math
 import os
-import random
 import re
 import signal
 import stat
@@ -36,6 +35,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
+import numpy as np
 import structlog
 
 import bots
@@ -53,15 +53,14 @@ from search.budget import Budget
 
 from ..players import make_player
 from ..runner import SearchRunner
+from . import fallback, kernel as K
 from .board import (
     BLACK,
     PASS,
     WHITE,
-    Board,
     IllegalMove,
     State,
     empty,
-    owners,
     point_name,
     render,
 )
@@ -83,23 +82,30 @@ class Failure(Exception):
 def dead_stones(state: State, playouts: int = DEAD_PLAYOUTS, seed: int = 0) -> list[int]:
     """The stones (sorted points) whose point ends up owned by the opponent in more than half
     of `playouts` random playouts (no own-eye filling) from `state`.  A finished game is
-    played on as if it had not ended."""
+    played on as if it had not ended.
+
+    The playouts are the kernel's light ones (bots/go/kernel.py: simple ko only, uniform
+    moves that fill no own eye), with its random generator seeded with `seed` for them
+    (`kernel.seeded`).  A point's owner is read from the final board with `kernel.owners`:
+    a stone's colour, or the one colour around an empty region.
+    """
     if not isinstance(playouts, int) or playouts < 1:
         raise ValueError(f"playouts must be a positive int, got {playouts!r}")
     stones = [p for p, k in enumerate(state.board) if k]
     if not stones:
         return []
-    base = Board(state._replace(passes=0) if state.passes else state)
-    rng = random.Random(seed)
-    against = [0] * len(state.board)
-    for _ in range(playouts):
-        board = base.copy(keep_history=False)
-        board.playout(rng)
-        own = owners(board.colour, board.nbrs)
-        for p in stones:
-            if own[p] == 3 - state.board[p]:
-                against[p] += 1
-    return [p for p in stones if 2 * against[p] > playouts]
+    B0, S0 = K.to_kernel(state._replace(passes=0) if state.passes else state)
+    where = np.array([K.padded(p, state.size) for p in stones], np.int64)
+    opponent = np.array([3 - state.board[p] for p in stones], np.int8)
+    amaf = np.zeros(B0.shape[1], np.int8)  # the playout records first moves here; unused
+    limit = 3 * state.size ** 2
+    against = np.zeros(len(stones), np.int64)
+    with K.seeded(seed % 2 ** 32):
+        for _ in range(playouts):
+            B, S = B0.copy(), S0.copy()
+            K.playout(B, S, state.komi, amaf, limit, False)
+            against += K.owners(B, S)[where] == opponent
+    return [p for p, n in zip(stones, against.tolist()) if 2 * n > playouts]
 
 
 # -- time ---------------------------------------------------------------------------------------
@@ -583,12 +589,20 @@ async def _stdio(in_fd: int, out_fd: int) -> tuple[asyncio.StreamReader, Any, li
     return reader, writer, keep
 
 
+def _warm() -> None:
+    """Load the kernels this process runs itself (the workers warm their own): the fallback
+    move computed before every search, and the dead-stone playouts of final_score."""
+    fallback.warm()
+    dead_stones(empty(5).play(12), 1)
+
+
 async def _run(player: str, params: tuple, workers: int, superko: str, in_fd: int, out_fd: int) -> None:
     log = structlog.get_logger("bots.go.gtp_engine")
     # The pool is warm before the first command is read: a search queued behind a worker's
     # start-up would be late, and SearchRunner would then rebuild the pool, possibly again
     # and again (test_runner_recovers_from_a_slow_rebuild in tests/go/test_gtp_engine.py).
     async with SearchRunner(workers, games=["go"]) as runner:
+        await asyncio.to_thread(_warm)
         engine = Engine(runner, player, params, superko, log)
         reader, writer, keep = await _stdio(in_fd, out_fd)
         log.info("gtp engine ready", player=player, params=dict(engine.params), workers=workers)

@@ -10,10 +10,13 @@ The board is two small int32 arrays, so copying it is one memcpy:
 * `S[slot]`: TOMOVE, KO (the point the side to move may not retake, or -1), PASSES, NEMPTY,
   CAPB/CAPW, LAST/LAST2 (the last two moves, -1 for a pass or none), SIZE, WIDTH.
 
+`to_kernel(state)` builds the arrays of a `bots.go.board.State`; `padded` and `unpadded`
+convert between the State's points (row * size + col) and padded ones.
+
 Only suicide and simple ko are known here; positional superko needs the game's history and
-is applied at the root by the caller (bots.go.mcts), which also checks every move it sends
-with the full rules.  The pure-Python `bots.go.board.Board` implements the same board and is
-the oracle these kernels are tested against.
+is applied at the root by the caller (bots.go.mcts, bots.go.fallback), which also checks
+every move it sends with the full rules.  The pure-Python `Board` of tests/go/oracle.py
+implements the same board and is the oracle these kernels are tested against.
 
 Playouts ("heavy" as in MoGo/michi): answer the last move first (capture a string it left
 in atari, save our own string it put in atari), else play a 3x3 pattern move next to it
@@ -23,6 +26,10 @@ two stones or more, is not a self-atari; a pass when nothing is left.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import TYPE_CHECKING
+
 import numpy as np
 
 from bots.cache import configure_numba
@@ -30,6 +37,9 @@ from bots.cache import configure_numba
 configure_numba()  # compiled kernels go to the per-user cache, never into the package
 
 from numba import njit  # noqa: E402  (after the cache directory is chosen)
+
+if TYPE_CHECKING:
+    from .board import State
 
 EMPTY, BLACK, WHITE, EDGE = 0, 1, 2, 3
 PASS = -1
@@ -398,11 +408,97 @@ def score(B, S, komi):
     return b - w - komi
 
 
+@njit(cache=True)
+def owners(B, S):
+    """The owner of every padded point (int8): a stone's colour, or for an empty region the
+    one colour that touches it; EMPTY for a region touching both or none, and for the ring."""
+    w = np.int64(S[WIDTH])
+    own = np.zeros(w * w, np.int8)
+    mark = np.zeros(w * w, np.int8)
+    stack = np.empty(w * w, np.int32)
+    region = np.empty(w * w, np.int32)
+    for p in range(w * w):
+        k = B[COL, p]
+        if k == BLACK or k == WHITE:
+            own[p] = k
+        elif k == EMPTY and mark[p] == 0:
+            mark[p] = 1
+            stack[0] = p
+            top = 1
+            count = 0
+            touch = 0
+            while top:
+                top -= 1
+                x = stack[top]
+                region[count] = x
+                count += 1
+                for d in (1, -1, w, -w):
+                    y = x + d
+                    ky = B[COL, y]
+                    if ky == EMPTY:
+                        if mark[y] == 0:
+                            mark[y] = 1
+                            stack[top] = y
+                            top += 1
+                    elif ky == BLACK or ky == WHITE:
+                        touch |= ky
+            if touch == BLACK or touch == WHITE:
+                for i in range(count):
+                    own[region[i]] = touch
+    return own
+
+
+# -- from a State -------------------------------------------------------------------------------
+
+def padded(point: int, size: int) -> int:
+    """The padded point of a State's point (row * size + col); PASS stays PASS."""
+    return PASS if point == PASS else (point // size + 1) * (size + 2) + point % size + 1
+
+
+def unpadded(p: int, size: int) -> int:
+    """The State's point of a padded point; PASS (or any negative) is PASS."""
+    return PASS if p < 0 else (p // (size + 2) - 1) * size + p % (size + 2) - 1
+
+
+def to_kernel(state: State) -> tuple[np.ndarray, np.ndarray]:
+    """The kernel board (B, S) of `state`: its stones, side to move, ko point, passes and last
+    move (kept: playouts and priors answer it).  The superko history is not carried."""
+    B, S = new_board(state.size)
+    board = state.board
+    for colour in (BLACK, WHITE):
+        for p, k in enumerate(board):
+            if k == colour:
+                place(B, S, padded(p, state.size), colour)
+    S[TOMOVE] = state.to_move
+    S[KO] = padded(state.ko, state.size) if state.ko != PASS else -1
+    S[PASSES] = state.passes
+    S[LAST] = -1 if state.last is None else padded(state.last, state.size)
+    return B, S
+
+
 # -- playouts ----------------------------------------------------------------------------------
 
 @njit(cache=True)
 def seed(value):
     np.random.seed(value)
+
+
+@njit(cache=True)
+def _draw_seed():
+    return np.random.randint(0, 2 ** 31 - 1)
+
+
+@contextmanager
+def seeded(value: int) -> Iterator[None]:
+    """Run a block with the kernel's generator seeded with `value` (0 <= value < 2**32), then
+    resume the interrupted stream, reseeded from one draw of it: a search's own seeding
+    stays reproducible, and no two processes' streams are made alike by the block's seed."""
+    resume = _draw_seed()
+    seed(value)
+    try:
+        yield
+    finally:
+        seed(resume)
 
 
 @njit(cache=True)

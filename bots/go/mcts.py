@@ -29,32 +29,11 @@ from search.budget import Budget, SearchResult
 
 from . import book, kernel as K
 from .board import PASS, State
+from .fallback import random_move
+from .kernel import padded, to_kernel, unpadded  # also imported from here by the tests
 
 CHUNK = 128  # iterations between clock checks (a few ms)
 SAFETY = 0.01  # seconds kept back from the deadline for the return trip
-
-
-def padded(point: int, size: int) -> int:
-    return PASS if point == PASS else (point // size + 1) * (size + 2) + point % size + 1
-
-
-def unpadded(p: int, size: int) -> int:
-    return PASS if p < 0 else (p // (size + 2) - 1) * size + p % (size + 2) - 1
-
-
-def to_kernel(state: State) -> tuple[np.ndarray, np.ndarray]:
-    """The kernel board of `state` (the last move is kept: playouts and priors answer it)."""
-    B, S = K.new_board(state.size)
-    board = state.board
-    for colour in (1, 2):
-        for p, k in enumerate(board):
-            if k == colour:
-                K.place(B, S, padded(p, state.size), colour)
-    S[K.TOMOVE] = state.to_move
-    S[K.KO] = padded(state.ko, state.size) if state.ko != PASS else -1
-    S[K.PASSES] = state.passes
-    S[K.LAST] = -1 if state.last is None else padded(state.last, state.size)
-    return B, S
 
 
 def two_moves_between(before: State, after: State) -> tuple[int, int] | None:
@@ -197,8 +176,6 @@ class MCTS:
         scored = [(score, move) for score, move in scored if move in allowed and move != PASS]
         if scored:
             return max(scored)[1]
-        from .players import random_move
-
         return random_move(state, random.Random(state.key()))
 
     def _votes(self, V, I, root, size, legal: set) -> list[tuple[int, int]]:

@@ -12,20 +12,11 @@ from dataclasses import dataclass
 
 from search.budget import Budget, SearchResult
 
-from .board import PASS, Board, State
 from .alphabeta import AlphaBeta
+from .board import State
+from . import fallback
+from .fallback import random_move  # also imported from here (decide, course, cgos_server)
 from .mcts import MCTS
-
-
-def random_move(state: State, rng: random.Random) -> int:
-    """A uniformly random legal move that fills none of our own eyes; PASS when none is left."""
-    board = Board(state)
-    for _ in range(4):  # the fast test skips superko: confirm with the full rules
-        move = board.legal_random_move(rng)
-        if move == PASS or state.is_legal(move):
-            return move
-    moves = [m for m in state.legal_moves() if m != PASS and not board.is_eye(m, state.to_move)]
-    return rng.choice(moves) if moves else PASS
 
 
 @dataclass
@@ -45,12 +36,20 @@ PLAYERS = {"random": Random, "alphabeta": AlphaBeta, "mcts": MCTS}
 
 
 def warm() -> None:
-    """Compile (or load from the disk cache) every kernel the players use; the runner calls
-    it in each worker at start, so no move pays for it."""
+    """Compile (or load from the disk cache) every kernel the players use, the fallback move
+    and the GTP engine's dead-stone playouts; the runner calls it in each worker at start, so
+    no move pays for it."""
     import time
 
+    import numpy as np
+
+    from . import kernel as K
     from .board import empty
 
     state = empty(9)
     MCTS(capacity=10_000, use_book=False, seed=1).choose(state, None, Budget(10.0, nodes=200))
     AlphaBeta(seed=1)._search(state.play(40), 2, time.monotonic() + 10.0)
+    fallback.warm()
+    B, S = K.to_kernel(state.play(40))  # as bots.go.gtp_engine.dead_stones plays and reads them
+    K.playout(B, S, state.komi, np.zeros(B.shape[1], np.int8), 3 * state.size ** 2, False)
+    K.owners(B, S)

@@ -1,6 +1,7 @@
 """Go rules (bots/go/board.py), checked against shared/specs/go.md: captures, suicide, ko and
 positional superko (and the course referee's pass-key variant), area scoring, the State
-contract, and the fast Board agreeing with State along random games."""
+contract, and the kernel's pure-Python oracle Board (tests/go/oracle.py) agreeing with State
+along random games."""
 
 import copy
 import pickle
@@ -14,7 +15,6 @@ from bots.go.board import (
     BLACK,
     PASS,
     WHITE,
-    Board,
     IllegalMove,
     State,
     empty,
@@ -26,6 +26,7 @@ from bots.go.board import (
     render,
     setup,
 )
+from tests.go.oracle import Board
 
 
 def P(name, size=9):
@@ -462,7 +463,7 @@ def test_render():
     assert render(empty(19)).splitlines()[1].startswith("19 ")
 
 
-# -- the fast Board -------------------------------------------------------------------------------
+# -- the oracle Board -----------------------------------------------------------------------------
 
 def test_board_round_trip_and_copy_independence():
     s = from_moves(9, ["E5", "D5", "E4", "D4", PASS])

@@ -1,5 +1,5 @@
-"""The Go players (bots/go/players.py, mcts.py, alphabeta.py), the opening book (book.py) and
-the vote merging of decide.py.
+"""The Go players (bots/go/players.py, mcts.py, alphabeta.py), the fallback move (fallback.py),
+the opening book (book.py, bookmaker.py) and the vote merging of decide.py.
 
 Players are built through `bots.players.make_player` and asked for moves directly (no worker
 processes), with small budgets: 0.05 s per move or a cap on MCTS iterations.
@@ -13,14 +13,13 @@ import time
 import numpy as np
 import pytest
 
-from bots.go import book
+from bots.go import book, bookmaker
 from bots.go import kernel as K
 from bots.go.alphabeta import BOOK_MOVES, AlphaBeta
 from bots.go.board import (
     BLACK,
     PASS,
     WHITE,
-    Board,
     State,
     empty,
     from_diagram,
@@ -34,6 +33,7 @@ from bots.go.mcts import MCTS, padded, to_kernel, two_moves_between, unpadded
 from bots.players import PlayerError, make_player
 from bots.runner import MoveReport
 from search.budget import Budget, SearchResult
+from tests.go.oracle import Board
 
 
 def P(name: str, size: int = 9) -> int:
@@ -663,7 +663,7 @@ def test_shipped_book_moves_are_legal():
 
 def test_build_produces_a_consistent_book():
     logged = []
-    data = book.build(1, 2, 0.05, log=logged.append)
+    data = bookmaker.build(1, 2, 0.05, log=logged.append)
     assert set(data) == {"komi", "seconds", "built", "positions", "lines"}
     assert data["komi"] == 7.5 and data["seconds"] == 0.05
     assert len(data["lines"]) == 1

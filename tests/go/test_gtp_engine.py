@@ -21,6 +21,7 @@ from bots.go.board import BLACK, PASS, WHITE, from_diagram, parse_point, render
 from bots.go.decide import DEFAULT_SECONDS, OVERHEAD, move_seconds
 from bots.go.board import owners
 from bots.go.gtp_engine import Engine, TimeSettings, dead_stones, serve
+from tests.go import oracle
 from bots.players import PlayerError
 from bots.runner import MoveReport
 from protocol.gtp import (
@@ -482,6 +483,43 @@ def test_dead_stones_function():
     assert dead_stones(from_diagram(". . .\n. . .\n. . ."), 50, 0) == []
     with pytest.raises(ValueError):
         dead_stones(state, 0)
+
+
+# Clear-cut positions: walls with two eyes or more on both sides.  DEAD_DIAGRAM: F8 (White)
+# and H4 (Black) are dead.  WALLS: B8 and C8 (White) inside Black's upper left, H4 (Black)
+# inside White's right side; B3 is Black's own stone.  ALIVE: two living groups, nothing dead.
+WALLS = """
+    . . . . X O . . .
+    . O O . X O . . .
+    . . . . X O . . .
+    X X X X X O . . .
+    . . . . X O . . .
+    . . . . X O . X .
+    . X . . X O . . .
+    . . . . X O . . .
+    . . . . X O . . .
+"""
+ALIVE = """
+    . O X . .
+    O O X X X
+    . O X . .
+    O O X X X
+    . O X . .
+"""
+
+
+@pytest.mark.parametrize("diagram, dead", [(DEAD_DIAGRAM, ["F8", "H4"]), (WALLS, ["B8", "C8", "H4"]),
+                                           (ALIVE, [])])
+@pytest.mark.parametrize("to_move", [BLACK, WHITE])
+def test_dead_stones_on_the_kernel_agree_with_the_oracle_board(diagram, dead, to_move):
+    """The kernel's playouts flag the same stones as the pure-Python Board's (the estimate
+    before it moved to the kernel), whatever the seeds: these positions are clear-cut."""
+    state = from_diagram(diagram, to_move=to_move)
+    expected = sorted(parse_point(name, state.size) for name in dead)
+    for seed in range(3):
+        assert dead_stones(state, 100, seed) == oracle.dead_stones(state, 100, seed) == expected
+    finished = state.play(PASS).play(PASS)
+    assert dead_stones(finished, 100, 7) == oracle.dead_stones(finished, 100, 7) == expected
 
 
 def test_owners_of_regions():

@@ -1,10 +1,10 @@
-"""The numba Go kernels (bots/go/kernel.py) against the pure-Python oracle (bots/go/board.py).
+"""The numba Go kernels (bots/go/kernel.py) against the pure-Python oracle (tests/go/oracle.py).
 
 Along random games on 5x5, 7x7, 9x9 and 13x13 (seeded loops and hypothesis), the kernel
 board built by `to_kernel(state)` and the one played move by move with `kernel.play` must
 agree with `State`/`Board` on: colours, fast legality (suicide and simple ko) for both
-colours, eyes, areas, atari (the oracle string has exactly one liberty), captures and the
-ko point.  A move the kernel allows is never one `State.check` rejects except for superko.
+colours, eyes, areas, owners of points, atari (the oracle string has exactly one liberty),
+captures and the ko point.  A move the kernel allows is never one `State.check` rejects except for superko.
 `libs_after` and `captures_by` are compared with brute-force counts, `moves` with the
 oracle's legal non-eye moves; playouts are replayed step by step against the oracle; the
 MCTS tree functions are checked for legal children, masks, visit sums and a capture.
@@ -29,15 +29,17 @@ from bots.go.board import (
     BLACK,
     PASS,
     WHITE,
-    Board,
     IllegalMove,
     State,
     empty,
     from_diagram,
+    geometry,
+    owners,
     parse_point,
     setup,
 )
 from bots.go.mcts import padded, to_kernel, unpadded
+from tests.go.oracle import Board
 
 ROOT = Path(__file__).resolve().parents[2]
 SIZES = (5, 7, 9, 13)
@@ -104,6 +106,9 @@ def assert_agrees(state: State, B: np.ndarray, S: np.ndarray) -> None:
     assert int(S[K.TOMOVE]) == state.to_move
     assert int(S[K.KO]) == (padded(state.ko, n) if state.ko != PASS else -1)
     assert tuple(int(x) for x in K.area(B, S)) == state.area()
+    own = K.owners(B, S)
+    assert [int(own[padded(p, n)]) for p in range(n * n)] == owners(state.board, geometry(n).neighbours)
+    assert not own[B[K.COL] == K.EDGE].any()
     assert int(K.stones(B, S, BLACK)) == len(state.stones(BLACK))
     assert int(K.stones(B, S, WHITE)) == len(state.stones(WHITE))
     # the empty-point list and its positions

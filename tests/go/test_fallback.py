@@ -1,0 +1,144 @@
+"""The fallback move (bots/go/fallback.py) on the kernel: legal under the full rules, never an
+own eye, PASS only when nothing else is left, reproducible from the caller's rng without
+reseeding the kernel's stream for anyone else, and the full-rules draw when the kernel's fast
+pick is a superko retake; against the oracle Board (tests/go/oracle.py) along random games."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from bots.go import fallback, players
+from bots.go import kernel as K
+from bots.go.board import BLACK, PASS, WHITE, empty, from_diagram, parse_point
+from tests.go.oracle import Board
+
+
+def P(name: str, size: int = 9) -> int:
+    return parse_point(name, size)
+
+
+def test_players_and_the_fallback_module_give_the_same_function():
+    assert players.random_move is fallback.random_move
+
+
+def test_never_fills_own_eyes_and_passes_when_done():
+    # Black owns everything but two eyes: nothing left for Black, and White may not play in.
+    full = from_diagram("""
+        .XXXX
+        XXXXX
+        XXX.X
+        XXXXX
+        XXXXX
+    """)
+    for colour in (BLACK, WHITE):
+        assert fallback.random_move(full._replace(to_move=colour), random.Random(1)) == PASS
+    corner = from_diagram("""
+        .X...
+        XX...
+        .....
+        .....
+        .....
+    """)
+    moves = {fallback.random_move(corner, random.Random(seed)) for seed in range(300)}
+    assert P("A5", 5) not in moves and len(moves) == 25 - 4  # every other empty point turns up
+
+
+def test_the_same_rng_gives_the_same_move():
+    state = empty(9).play("E5").play("C3")
+    a, b = random.Random(5), random.Random(5)
+    picks = [fallback.random_move(state, a) for _ in range(20)]
+    assert picks == [fallback.random_move(state, b) for _ in range(20)]
+    assert len(set(picks)) > 5  # the rng moves on: not the same move every time
+
+
+def test_the_kernel_stream_of_a_search_is_not_reseeded_by_the_callers_rng():
+    """A worker's MCTS seeds the kernel's generator once; a fallback move in between reseeds
+    it for its picks only (kernel.seeded), so what follows depends on the search's seed and
+    not on the fallback's rng."""
+    state = empty(9)
+
+    def draws():
+        B, S = K.to_kernel(state)
+        return [int(K.random_move(B, S, BLACK, False)) for _ in range(4)]
+
+    after = []
+    for fallback_seed in (1, 2, 3):
+        K.seed(11)
+        before = draws()
+        fallback.random_move(state, random.Random(fallback_seed))
+        after.append(draws())
+    assert after[0] == after[1] == after[2]
+    K.seed(11)
+    assert draws() == before and draws() != after[0]  # the stream resumed from a draw of it
+
+
+def test_a_finished_game_gets_a_pass():
+    state = empty(5).play(PASS).play(PASS)
+    assert fallback.random_move(state, random.Random(0)) == PASS
+
+
+# White took the ko at D5 (capturing E5); with the simple-ko mark cleared (as after a pass) the
+# kernel sees Black's retake at E5 as legal, but it repeats the position before the take.
+KO_BEFORE = """
+    . . . . . . . . .
+    . . . . . . . . .
+    . . . . . . . . .
+    . . . X O . . . .
+    . . X . X O . . .
+    . . . X O . . . .
+    . . . . . . . . .
+    . . . . . . . . .
+    . . . . . . . . .
+"""
+
+
+def superko_retake_position():
+    before = from_diagram(KO_BEFORE, to_move=WHITE)
+    state = before.play("D5")._replace(ko=PASS)
+    assert not state.is_legal("E5") and state.to_move == BLACK
+    return state
+
+
+def test_a_fast_pick_refused_by_superko_falls_back_on_the_full_rules(monkeypatch):
+    state = superko_retake_position()
+    retake = K.padded(P("E5"), 9)
+    calls = []
+
+    def always_the_retake(B, S, c, heavy):
+        calls.append(c)
+        return retake
+
+    monkeypatch.setattr(K, "random_move", always_the_retake)
+    moves = {fallback.random_move(state, random.Random(seed)) for seed in range(40)}
+    assert len(calls) == 40 * fallback.TRIES and set(calls) == {BLACK}
+    assert P("E5") not in moves and PASS not in moves and len(moves) > 10
+    assert all(state.is_legal(m) for m in moves)
+
+
+def test_the_superko_retake_is_never_returned():
+    state = superko_retake_position()
+    for seed in range(200):
+        move = fallback.random_move(state, random.Random(seed))
+        assert move != P("E5") and state.is_legal(move)
+
+
+@pytest.mark.parametrize("size, seed", [(5, 1), (7, 2), (9, 3)])
+def test_moves_along_random_games_are_what_the_oracle_allows(size, seed):
+    """Every fallback move is legal, no own eye for the oracle Board, and a pass comes only
+    when the oracle finds no legal non-eye move under the full rules."""
+    rng = random.Random(seed)
+    state = empty(size)
+    for _ in range(4 * size * size):
+        if state.is_terminal():
+            break
+        move = fallback.random_move(state, rng)
+        oracle = Board(state)
+        allowed = [m for m in state.legal_moves() if m != PASS and not oracle.is_eye(m, state.to_move)]
+        if move == PASS:
+            assert allowed == []
+        else:
+            assert move in allowed
+        state = state.play(move)
+    assert state.is_terminal()
