@@ -31,6 +31,8 @@ class Game:
     render: str  # render(state, colour=False) -> str: the board drawn as text
     start: Callable[[str], Any]  # the State a game starts from, given a setup (a map, a size)
     setups: tuple[str, ...]  # setups worth trying (the conformance test plays each)
+    fallback: Callable[[Any, Any], Any]  # (state, context) -> a cheap legal move (bots.decide)
+    notation: Callable[[Any, Any], Any]  # (state, move) -> the move as a log line shows it
     summary: str = ""  # one line for `bots --help`
 
     def module(self, field: str) -> ModuleType:

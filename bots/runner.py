@@ -360,7 +360,7 @@ class SearchRunner:
     # -- running a search -------------------------------------------------------------------
 
     async def run(self, job: Callable[..., SearchResult], *args: Any, budget: Budget,
-                  fallback: Any) -> MoveReport:
+                  fallback: Any = None) -> MoveReport:
         """Run `job(*args, budget)` in a worker; never later than budget + grace (see the
         module's docstring for a job that is queued, late, hung or dead)."""
         if self._pool is None:

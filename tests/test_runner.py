@@ -8,7 +8,7 @@ import time
 
 import bots.runner
 from bots.go.board import empty
-from bots.go.decide import decide
+from bots.decide import decide
 from bots.players import think
 from bots.runner import MoveReport, SearchRunner, _init_worker
 from bots.twilight.maps import load_map
@@ -185,11 +185,11 @@ class Recording(SearchRunner):
 
 async def test_go_searches_fan_out_over_the_share_of_their_session():
     runner = Recording()
-    await decide(runner, "mcts", (), empty(9), Budget(1.0))
+    await decide(runner, "go", "mcts", (), empty(9), Budget(1.0))
     assert len(runner.calls) == 2  # alone: every worker
     runner.calls.clear()
     other = runner.open_session("another bot")
-    await decide(runner, "mcts", (), empty(9), Budget(1.0))
+    await decide(runner, "go", "mcts", (), empty(9), Budget(1.0))
     assert len(runner.calls) == 1
     assert runner.calls[0][5] == runner.session().key != other.key  # think's session argument
     other.close()

@@ -10,6 +10,20 @@ def start(setup: str):
     return layout(int(setup))
 
 
+
+def fallback(state, context):
+    """The best move one ply deep by the search's evaluation (moves the server refused excluded)."""
+    from ..gnd.players import quick_move
+    from . import rules
+
+    return quick_move(rules, state, context)
+
+
+def notation(state, move):
+    from protocol import gnd
+
+    return list(gnd.encode_action(gnd.game_number(GAME.name), move))
+
 GAME = Game(
     name="dodo",
     players="bots.dodo.players",
@@ -18,6 +32,8 @@ GAME = Game(
     session="bots.gnd.session",
     render="bots.gnd.display",
     start=start,
+    fallback=fallback,
+    notation=notation,
     setups=("3", "4", "6"),
     summary="Dodo on the course's gnd HTTP server",
 )

@@ -26,10 +26,10 @@ from search.budget import Budget
 
 from .. import fields
 from ..backoff import Backoff
-from ..players import make_player, think
+from ..decide import decide
+from ..players import make_player
 from ..runner import SearchRunner
 from . import games
-from .players import quick_move
 
 CONNECT_TIMEOUT = 10.0
 GARBAGE_RETRIES = 5  # answers that are not the documented JSON, in a row, before giving up
@@ -206,13 +206,13 @@ async def play(bot: GndBot, runner: SearchRunner, on_state: Callable[[Any], None
         while not bot.games or len(summaries) < bot.games:
             log.info("waiting for a match", games_played=len(summaries))
             _, turn, arrived = await client.turn("/start", gnd.start)
-            summary = await _game(bot, client, runner, session.key, turn, arrived, on_state, log)
+            summary = await _game(bot, client, runner, turn, arrived, on_state, log)
             summaries.append(summary)
             log.info("game over", **summary)
     return summaries
 
 
-async def _game(bot: GndBot, client: _Client, runner: SearchRunner, session: str, turn: gnd.Turn,
+async def _game(bot: GndBot, client: _Client, runner: SearchRunner, turn: gnd.Turn,
                 arrived: float, on_state: Callable | None, log: Any) -> dict:
     name = gnd.game_name(turn.game)
     rules = games.rules(name)
@@ -235,18 +235,9 @@ async def _game(bot: GndBot, client: _Client, runner: SearchRunner, session: str
             return _summary(turn, us, moves, refused, abandoned=why)
         context = {"previous": previous, "exclude": frozenset(exclude)}
         budget = Budget(plan(turn.clocktime, state.expected_moves(), bot.overhead), start=arrived)
-        fallback = quick_move(rules, state, context)
-        report = await runner.run(think, name, player, params, state, context, session, budget=budget,
-                                  fallback=fallback)
-        move = report.move
-        if move in exclude or not state.is_legal(move):
-            glog.error("search returned an illegal move; sending the fallback", move=str(move))
-            move = fallback
+        move, _ = await decide(runner, name, player, params, state, budget, context, log=glog,
+                               clock=round(turn.clocktime, 3))
         action = gnd.encode_action(turn.game, move)
-        sent = time.monotonic()
-        glog.info("move", move=list(action), clock=round(turn.clocktime, 3), budget=round(report.budget, 3),
-                  used=round(sent - arrived, 3), depth=report.depth, nodes=report.nodes,
-                  late_by=round(max(0.0, sent - arrived - report.budget), 3), fallback=report.fallback)
         status, reply, arrived = await client.turn("/play", lambda token: gnd.play(token, action))
         if status == gnd.ILLEGAL_ACTION:
             refused += 1

@@ -37,7 +37,7 @@ from ..matches import Side
 from ..players import PlayerError, make_player
 from ..runner import SearchRunner
 from .board import BLACK, PASS, WHITE, IllegalMove, State, empty, point_name
-from .decide import decide
+from ..decide import decide
 from .gtp_client import EngineError, GtpProcess
 from .sgf import game_sgf
 
@@ -161,7 +161,7 @@ async def _ask(side: AnySide, state: State, runner: SearchRunner, per_move: floa
     colour = state.to_move
     if isinstance(side, OurSide):
         try:
-            move, _ = await decide(runner, side.player, side.params, state, Budget(per_move), log=log)
+            move, _ = await decide(runner, "go", side.player, side.params, state, Budget(per_move), log=log)
         except Exception as exc:  # our own bug: recorded and logged, never crashes the arena
             log.exception("our player failed", side=side.label)
             raise _Lost(colour, "", f"our player raised {type(exc).__name__}: {exc}", "Forfeit") from None

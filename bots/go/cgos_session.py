@@ -33,7 +33,8 @@ from search.budget import Budget
 from .. import __version__, fields
 from ..players import make_player
 from ..runner import SearchRunner
-from . import decide, fallback
+from ..decide import decide
+from . import clock, fallback
 from .board import BLACK, PASS, WHITE, IllegalMove, State, empty, point_name
 
 DEFAULT_PORT = 6809  # yss-aya.com, 9x9 (spec section 1)
@@ -300,10 +301,10 @@ class _Session:
             game.log.error("our position is out of step with the server; following the server",
                            to_move=_LETTERS[state.to_move], passes=state.passes)
             state = state._replace(to_move=colour, ko=PASS, passes=0)
-        seconds = decide.move_seconds(state, time_left=event.time_left, overhead=self.bot.overhead)
+        seconds = clock.move_seconds(state, time_left=event.time_left, overhead=self.bot.overhead)
         budget = Budget(seconds, start=arrived)
-        move, _ = await decide.decide(self.runner, self.bot.player, self.bot.params, state, budget,
-                                      {"time_left": event.time_left}, log=game.log)
+        move, _ = await decide(self.runner, "go", self.bot.player, self.bot.params, state, budget,
+                               {"time_left": event.time_left}, log=game.log)
         await self._send(cgos.encode_move(point_name(move, state.size).lower()))
         game.state = state.play(move)  # the server never echoes our own move
         game.moves += 1

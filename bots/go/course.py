@@ -18,7 +18,7 @@ Choices, and why:
   that is the only place this module raises; everything later is logged and survived.
 * Our State mirrors Goban.py: 9x9, no komi, superko="goban" (pass keys in the hash).
 * A self-imposed clock of TOTAL_SECONDS ($BOTS_TOTAL_SECONDS) charged with the wall time of
-  getPlayerMove only, as the referee measures it.  Per move `decide.move_seconds`, then the
+  getPlayerMove only, as the referee measures it.  Per move `clock.move_seconds`, then the
   modes of seed 001: under CRITICAL_LEFT seconds left at most CRITICAL_SECONDS a move, under
   ULTRA_LEFT at most ULTRA_SECONDS.
 * The referee stops the game (and we lose) on a move outside its `legal_moves()`, and crashes
@@ -44,7 +44,7 @@ from search.budget import Budget
 from ..log import ensure_configured
 from ..players import make_player, parse_spec
 from .board import BLACK, PASS, WHITE, State, empty, geometry, parse_point, point_name
-from .decide import move_seconds
+from .clock import move_seconds
 from .players import random_move, warm
 
 log = structlog.get_logger("bots.go.course")

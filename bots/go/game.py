@@ -10,6 +10,21 @@ def start(setup: str):
     return empty(int(setup))
 
 
+def fallback(state, context):
+    """A random legal move that fills no own eye (the same one for the same position)."""
+    import random
+
+    from .fallback import random_move
+
+    return random_move(state, random.Random(state.key()))
+
+
+def notation(state, move):
+    from .board import point_name
+
+    return point_name(move, state.size)
+
+
 GAME = Game(
     name="go",
     players="bots.go.players",
@@ -18,6 +33,8 @@ GAME = Game(
     session="bots.go.cgos_session",
     render="bots.go.board",
     start=start,
+    fallback=fallback,
+    notation=notation,
     setups=("5", "9"),
     summary="9x9 Go: GTP engine, CGOS client, the course referee's drop-in",
 )

@@ -17,7 +17,7 @@ GTP lets a controller play either colour at any time and keep playing after two 
 (e.g. `kgs-genmove_cleanup` after a disputed end); the engine follows: the named colour is
 made the side to move without a pass (the simple-ko point is dropped, positional superko
 still applies), and a finished game is resumed.  Moves are generated with
-`bots.go.decide.decide`, so an illegal move never leaves the process.
+`bots.decide.decide`, so an illegal move never leaves the process.
 """
 
 from __future__ import annotations
@@ -64,7 +64,8 @@ from .board import (
     point_name,
     render,
 )
-from .decide import decide, move_seconds
+from ..decide import decide
+from .clock import move_seconds
 
 NAME = "bots"
 MIN_BOARD, MAX_BOARD = 2, 19
@@ -315,8 +316,8 @@ class Engine:
         started = time.monotonic()
         seconds, left = self.move_budget(colour, state)
         context = {"time_left": left} if left is not None else None
-        move, _ = await decide(self.runner, self.player, self.params, state, Budget(seconds, start=started),
-                               context, self.log)
+        move, _ = await decide(self.runner, "go", self.player, self.params, state, Budget(seconds, start=started),
+                               context, log=self.log)
         new = state.play(move)  # decide guarantees legality; a failure here is a bug
         if commit:
             self._commit(new)

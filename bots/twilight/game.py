@@ -10,6 +10,17 @@ def start(setup: str):
     return load_map(setup)
 
 
+def fallback(state, context):
+    """The greedy action: every group heads for its best prize now."""
+    from .players import greedy_action
+
+    return greedy_action(state)
+
+
+def notation(state, move):
+    return [list(m) for m in move]
+
+
 GAME = Game(
     name="twilight",
     players="bots.twilight.players",
@@ -18,6 +29,8 @@ GAME = Game(
     session="bots.twilight.session",
     render="bots.twilight.display",
     start=start,
+    fallback=fallback,
+    notation=notation,
     setups=("map8", "thetrap", "testmap2", "splitiskey", "humans_everywhere", "all_in"),
     summary="Vampires vs Werewolves, the official binary TCP protocol",
 )

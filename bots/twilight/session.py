@@ -21,11 +21,11 @@ from protocol.twilight import SERVER_FRAMES, Bye, Decoder, End, Hme, Map, Mov, M
 from search.budget import Budget
 
 from .. import fields
-from ..players import make_player, think
+from ..decide import decide
+from ..players import make_player
 from ..runner import SearchRunner
 from ..streams import Closed, Garbage, pump
-from .players import greedy_action
-from .rules import IllegalMove, Species, State, apply_update, state_from_cells, validate
+from .rules import Species, State, apply_update, state_from_cells
 
 
 class SessionClosed(ConnectionError):
@@ -106,9 +106,14 @@ async def play(bot: TwilightBot, runner: SearchRunner, on_state: Callable[[State
     the server sends garbage, OSError if it cannot be reached.
     """
     log = (log or structlog.get_logger("bots.twilight")).bind(bot=bot.name, game="twilight",
-                                                               server=f"{bot.host}:{bot.port}")
+                                                               server=f"{bot.host}:{bot.port}", player=bot.player)
     reader, writer = await asyncio.open_connection(bot.host, bot.port)
-    session = runner.open_session(f"twilight {bot.name}")  # its share of the workers, its own caches
+    with runner.open_session(f"twilight {bot.name}"):  # its share of the workers, its own caches
+        return await _connection(bot, runner, reader, writer, on_state, log)
+
+
+async def _connection(bot: TwilightBot, runner: SearchRunner, reader: asyncio.StreamReader,
+                      writer: asyncio.StreamWriter, on_state: Callable[[State], None] | None, log: Any) -> list[dict]:
     queue: asyncio.Queue = asyncio.Queue()
     reading = asyncio.get_running_loop().create_task(pump(reader, Decoder(SERVER_FRAMES), queue))
     summaries: list[dict] = []
@@ -145,13 +150,12 @@ async def play(bot: TwilightBot, runner: SearchRunner, on_state: Callable[[State
                 game = _need(game, event)
                 if game.state is None:
                     raise ProtocolError("UPD before MAP")
-                await _turn(game, event, queue, bot, runner, session.key, writer, log, on_state)
+                await _turn(game, event, queue, bot, runner, writer, log, on_state)
             elif isinstance(event, End):
                 if game is not None and game.state is not None:
                     summaries.append(_summary(game, log))
                 game = None
     finally:
-        session.close()
         reading.cancel()
         writer.close()
         try:
@@ -185,7 +189,7 @@ def _start(game: Game, event: Map, bot: TwilightBot, log: Any) -> None:
 
 
 async def _turn(game: Game, update: Upd, queue: asyncio.Queue, bot: TwilightBot, runner: SearchRunner,
-                session: str, writer: asyncio.StreamWriter, log: Any, on_state) -> None:
+                writer: asyncio.StreamWriter, log: Any, on_state) -> None:
     """Answer an UPD (or the newest of several waiting) with exactly one MOV."""
     received = time.monotonic()
     _apply(game, update)
@@ -193,11 +197,10 @@ async def _turn(game: Game, update: Upd, queue: asyncio.Queue, bot: TwilightBot,
         state = game.state
         if on_state:
             on_state(state)
-        fallback = greedy_action(state)
         budget = Budget(bot.move_time - bot.overhead, start=received)
         context = {"opponent_max_groups": game.opponent_max_groups}
-        report = await runner.run(think, "twilight", bot.player, bot.params, state, context, session,
-                                  budget=budget, fallback=fallback)
+        move, report = await decide(runner, "twilight", bot.player, bot.params, state, budget, context,
+                                    log=log, ply=state.ply)
         newer = _take_updates(queue)
         if not newer:
             break
@@ -205,19 +208,13 @@ async def _turn(game: Game, update: Upd, queue: asyncio.Queue, bot: TwilightBot,
         received = time.monotonic()
         for upd in newer:
             _apply(game, upd)
-    move = tuple(Move(*m) for m in report.move)
-    try:
-        validate(state, game.species, move)
-    except IllegalMove as exc:
-        log.error("search proposed an illegal move; sending the fallback", move=move, reason=str(exc))
-        move = tuple(Move(*m) for m in fallback)
+    move = tuple(Move(*m) for m in move)
     writer.write(encode(Mov(move)))
     await writer.drain()
-    entry = {"ply": state.ply, "budget": round(report.budget, 3), "used": round(time.monotonic() - received, 4),
-             "depth": report.depth, "nodes": report.nodes, "late_by": round(report.late_by, 4)}
-    game.moves.append(entry)
+    game.moves.append({"ply": state.ply, "budget": round(report.budget, 3),
+                       "used": round(time.monotonic() - received, 4), "depth": report.depth,
+                       "nodes": report.nodes, "late_by": round(report.late_by, 4)})
     game.sent = (state, move)
-    log.info("move", player=bot.player, moves=[tuple(m) for m in move], fallback=report.fallback, **entry)
 
 
 def _apply(game: Game, update: Upd) -> None:

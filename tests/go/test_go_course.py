@@ -25,7 +25,7 @@ from bots.go import course
 from bots.players import parse_spec
 from bots.go import players as go_players
 from bots.go.board import BLACK, PASS, WHITE, State, empty, from_moves, parse_point, point_name, setup
-from bots.go.decide import move_seconds
+from bots.go.clock import move_seconds
 from search.budget import SearchResult
 
 NAMES = {point_name(p, 9): p for p in range(81)} | {"PASS": PASS}

@@ -1,5 +1,5 @@
 """The Go players (bots/go/players.py, mcts.py, alphabeta.py), the fallback move (fallback.py),
-the opening book (book.py, bookmaker.py) and the vote merging of decide.py.
+the opening book (book.py, bookmaker.py) and the vote merging of bots/decide.py.
 
 Players are built through `bots.players.make_player` and asked for moves directly (no worker
 processes), with small budgets: 0.05 s per move or a cap on MCTS iterations.
@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import random
 import time
+from types import SimpleNamespace
 
 import numpy as np
 import pytest
@@ -28,7 +29,7 @@ from bots.go.board import (
     point_name,
     setup,
 )
-from bots.go.decide import decide, merge
+from bots.decide import decide, merge
 from bots.go.mcts import MCTS, padded, to_kernel, two_moves_between, unpadded
 from bots.players import PlayerError, make_player
 from bots.runner import MoveReport
@@ -390,9 +391,11 @@ class FakeRunner:
         self.reports = list(reports)
         self.calls = 0
 
-    async def run(self, job, *args, budget, fallback):
+    def session(self):
+        return SimpleNamespace(key="s", share=lambda: self.workers)
+
+    async def run(self, job, *args, budget, fallback=None):
         self.calls += 1
-        self.fallback = fallback
         return self.reports.pop(0)
 
 
@@ -400,14 +403,14 @@ async def test_decide_merges_votes_for_mcts_and_checks_legality():
     state = from_moves(9, ["E5"])
     runner = FakeRunner(2, [report(P("C3"), [(P("C3"), 10), (P("D4"), 8)]),
                             report(P("D4"), [(P("D4"), 9), (P("C3"), 1)])])
-    move, rep = await decide(runner, "mcts", (), state, Budget(1.0))
+    move, rep = await decide(runner, "go", "mcts", (), state, Budget(1.0))
     assert runner.calls == 2 and move == P("D4") and rep.nodes == 200
     runner = FakeRunner(2, [report(P("C3"))])
-    move, _ = await decide(runner, "alphabeta", (), state, Budget(1.0))
+    move, _ = await decide(runner, "go", "alphabeta", (), state, Budget(1.0))
     assert runner.calls == 1 and move == P("C3")  # one worker for a player that does not vote
     runner = FakeRunner(1, [report(P("E5"))])  # occupied: the search's move is not sent
-    move, _ = await decide(runner, "random", (), state, Budget(1.0))
-    assert move == runner.fallback and state.is_legal(move) and move != P("E5")
+    move, rep = await decide(runner, "go", "random", (), state, Budget(1.0))
+    assert state.is_legal(move) and move != P("E5") and "illegal move from the search (occupied)" == rep.fallback
 
 
 # -- alphabeta: the seed's depth rules, the capture cap, the opening line ------------------------

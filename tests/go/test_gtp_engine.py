@@ -11,6 +11,7 @@ import shutil
 import signal
 import sys
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 from hypothesis import given, settings
@@ -18,7 +19,7 @@ from hypothesis import strategies as st
 
 import bots
 from bots.go.board import BLACK, PASS, WHITE, from_diagram, parse_point, render
-from bots.go.decide import DEFAULT_SECONDS, OVERHEAD, move_seconds
+from bots.go.clock import DEFAULT_SECONDS, OVERHEAD, move_seconds
 from bots.go.board import owners
 from bots.go.gtp_engine import Engine, TimeSettings, dead_stones, serve
 from tests.go import oracle
@@ -46,9 +47,12 @@ class FakeRunner:
     def __init__(self) -> None:
         self.calls: list[tuple[tuple, object]] = []
 
-    async def run(self, job, *args, budget, fallback):
+    def session(self):
+        return SimpleNamespace(key="s", share=lambda: 1)
+
+    async def run(self, job, *args, budget, fallback=None):
         self.calls.append((args, budget))
-        return MoveReport(fallback, budget.seconds, 0.0, 0, 1, 0.0, None)
+        return MoveReport(None, budget.seconds, 0.0, 0, 1, 0.0, "a stand-in runner: the fallback")
 
     @property
     def last_context(self):

@@ -1,0 +1,91 @@
+"""The one move path of every session: search in the workers, our rules check, one log line.
+
+    move, report = await decide(runner, "go", "mcts", params, state, budget, context=..., log=log)
+
+1. The game's fallback move (bots.registry: Game.fallback, cheap and legal) is computed in a
+   thread while the search runs, so nothing heavier than a message runs on the event loop.
+2. The search runs in the caller's runner session: one worker, or for a player whose class
+   says `parallel = True` (root parallelism) as many as the session's share, and the root
+   votes are added up (`merge`).
+3. The move is checked by our rules (`state.play(move)` must not raise IllegalMove, and it
+   must not be one the server refused this turn: `context["exclude"]`); a failed, late or
+   illegal search gives the fallback.
+4. One log line per move: the move, budget, used, depth, nodes, late_by, fallback reason.
+
+How long to think (the budget) is the session's business: it knows the server's clock.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+from typing import Any
+
+from protocol.errors import IllegalMove
+from search.budget import Budget
+
+from . import registry
+from .players import player_table, think
+from .runner import MoveReport, SearchRunner
+
+
+def merge(reports: list[MoveReport]) -> MoveReport:
+    """One report from the workers that searched the same position (root parallelism): the
+    move with the most visits summed over the workers that voted, their nodes added up."""
+    voted = [r for r in reports if r.votes and r.fallback is None]
+    if len(reports) == 1 or not voted:
+        return next((r for r in reports if r.fallback is None), reports[0])
+    totals: dict[Any, int] = {}
+    for r in voted:
+        for move, visits in r.votes:
+            totals[move] = totals.get(move, 0) + visits
+    best = max(totals, key=totals.__getitem__)
+    return dataclasses.replace(voted[0], move=best, nodes=sum(r.nodes for r in voted),
+                               used=max(r.used for r in reports), late_by=max(r.late_by for r in reports),
+                               votes=tuple(sorted(totals.items())))
+
+
+def refusal(state: Any, move: Any, context: dict | None) -> str | None:
+    """Why our rules refuse `move` in `state` (None: it may be sent)."""
+    if move is None:
+        return "no move"
+    if context and move in context.get("exclude", ()):
+        return "the server refused it this turn"
+    try:
+        state.play(move)
+    except IllegalMove as exc:
+        return exc.reason
+    except (TypeError, ValueError) as exc:  # a malformed move from a buggy search
+        return f"malformed: {exc}"
+    return None
+
+
+async def decide(runner: SearchRunner, game: str, player: str, params: tuple, state: Any, budget: Budget,
+                 context: dict | None = None, log: Any = None, **fields: Any) -> tuple[Any, MoveReport]:
+    """Our move for `state`, always legal by our rules, and what the search did (`fields` are
+    added to the move's log line)."""
+    info = registry.get(game)
+    fallback = asyncio.ensure_future(asyncio.to_thread(info.fallback, state, context))
+    session = runner.session()
+    parts = session.share() if getattr(player_table(game)[player], "parallel", False) else 1
+    reports = await asyncio.gather(*(runner.run(think, game, player, params, state, context, session.key,
+                                                budget=budget, fallback=None) for _ in range(parts)))
+    report = merge(list(reports))
+    move, reason = report.move, report.fallback
+    if reason is None:
+        refused = refusal(state, move, context)
+        if refused is not None:
+            if log is not None:
+                log.error("search returned a move our rules refuse; sending the fallback",
+                          move=repr(move)[:200], reason=refused)
+            reason = f"illegal move from the search ({refused})"
+    if reason is not None:
+        move = await fallback
+    else:
+        fallback.cancel()  # not needed (the thread finishes on its own; its result is dropped)
+    report = dataclasses.replace(report, move=move, fallback=reason)
+    if log is not None:
+        log.info("move", move=info.notation(state, move), budget=round(report.budget, 3),
+                 used=round(report.used, 3), depth=report.depth, nodes=report.nodes,
+                 late_by=round(report.late_by, 3), fallback=reason, **fields)
+    return move, report
