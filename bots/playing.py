@@ -1,7 +1,7 @@
 """One bot keeps playing: its game's session, again and again, with retries and backoff.
 
 Each game's session module (bots.registry: Game.session) has `play(bot, runner, log=...) ->
-[summary per game]` and `FATAL`, the errors retrying cannot help.  A session may play one
+[summary per game]`; bots.session.fatal says which errors retrying cannot help.  A session may play one
 connection's games (Twilight: the official server plays one game per connection) or
 `bot.games` games itself (gnd, CGOS: the bot value then has a `games` field, set here to the
 games still owed).  A dropped connection's error may carry the games finished before the
@@ -20,6 +20,7 @@ import structlog
 from . import registry
 from .backoff import Backoff
 from .runner import SearchRunner
+from .session import fatal
 
 log = structlog.get_logger("bots.daemon")
 
@@ -57,16 +58,20 @@ async def keep_playing(entry: BotSettings, runner: SearchRunner, backoff: Backof
                 blog.info("bot finished its games", games=played)
                 return played
             delay = pause
-        except session.FATAL as exc:
-            blog.error("server sent garbage or refused us; this bot stops", error=str(exc))
-            return played
-        except (OSError, ConnectionError) as exc:  # includes SessionClosed
-            done = getattr(exc, "summaries", ())  # games completed before the drop
+        except Exception as exc:
+            if fatal(exc):
+                blog.error("server sent garbage or refused us; this bot stops", error=str(exc))
+                return played
+            if not isinstance(exc, (OSError, ConnectionError)):  # a bug: it must not take the other bots down
+                delay = backoff.next()
+                blog.exception("session failed; retrying", error=str(exc), retry_in=round(delay, 2))
+                await asyncio.sleep(delay)
+                continue
+            done = getattr(exc, "summaries", ())  # games completed before the drop (SessionClosed)
             for summary in done if on_game else ():
                 on_game(summary)
-            finished = len(done)
-            if finished:
-                played += finished
+            played += len(done)
+            if done:
                 backoff.reset()
                 if games and played >= games:
                     blog.info("bot finished its games", games=played)
@@ -74,7 +79,4 @@ async def keep_playing(entry: BotSettings, runner: SearchRunner, backoff: Backof
             delay = backoff.next()
             blog.warning("server unreachable or dropped; retrying", error=str(exc) or type(exc).__name__,
                          retry_in=round(delay, 2))
-        except Exception as exc:  # a bug must not take the other bots down
-            delay = backoff.next()
-            blog.exception("session failed; retrying", error=str(exc), retry_in=round(delay, 2))
         await asyncio.sleep(delay)

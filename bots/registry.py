@@ -27,7 +27,7 @@ class Game:
     players: str  # its PLAYERS table {name: class}, and optionally warm(), run in every worker
     default_player: str | None  # None: the game's session picks one (gnd: by board size)
     commands: str  # commands(game) -> {(command, target): add(subparsers)}, see bots.cli
-    session: str  # play(bot, runner, log=...) -> [summary]; FATAL; bot_from_table(table, where)
+    session: str  # play(bot, runner, log=...) -> [summary]; bot_from_table(table, where)
     render: str  # render(state, colour=False) -> str: the board drawn as text
     start: Callable[[str], Any]  # the State a game starts from, given a setup (a map, a size)
     setups: tuple[str, ...]  # setups worth trying (the conformance test plays each)

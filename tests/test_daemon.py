@@ -542,9 +542,10 @@ def test_the_go_session_and_its_fatal_errors_are_wired():
     from protocol import cgos
 
     assert registry.get("go").module("session") is cgos_session
-    fatal = cgos_session.FATAL
-    assert issubclass(cgos_session.Refused, fatal) and issubclass(cgos.ProtocolError, fatal)
-    assert not issubclass(cgos_session.SessionClosed, fatal)  # a drop is retried
+    from bots.session import fatal
+
+    assert fatal(cgos_session.Refused("no")) and fatal(cgos.ProtocolError("garbage"))
+    assert not fatal(cgos_session.SessionClosed("dropped"))  # a drop is retried
 
 
 async def test_a_refused_go_login_stops_that_bot_without_retrying():

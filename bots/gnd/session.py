@@ -29,17 +29,10 @@ from ..backoff import Backoff
 from ..decide import decide
 from ..players import make_player
 from ..runner import SearchRunner
+from ..session import Client, GarbageGuard, Refused
 from . import games
 
 CONNECT_TIMEOUT = 10.0
-GARBAGE_RETRIES = 5  # answers that are not the documented JSON, in a row, before giving up
-
-
-class Refused(Exception):
-    """The server refused us for good (e.g. a bad password); retrying cannot help."""
-
-
-FATAL = (gnd.ProtocolError, Refused)  # errors that retrying cannot help: the daemon stops this bot
 
 
 @dataclass(frozen=True)
@@ -106,7 +99,7 @@ def bot_from_table(table: dict, where: str) -> GndBot:
     )
 
 
-class _Client:
+class _Http:
     """The three endpoints, with retries: network errors, 5xx and garbage back off and resend."""
 
     def __init__(self, bot: GndBot, http: aiohttp.ClientSession, log: Any) -> None:
@@ -117,11 +110,11 @@ class _Client:
         """(status, the parsed 200 answer or the text of any other, monotonic arrival time).
 
         Network errors, 5xx and 200 answers that `parse` rejects (not JSON, or not the
-        documented shape) back off and send again; GARBAGE_RETRIES bad answers in a row
-        raise ProtocolError.
+        documented shape) back off and send again; bots.session.GARBAGE_LIMIT bad answers in a
+        row raise ProtocolError.
         """
         backoff = Backoff(first=0.5, cap=30.0)
-        garbage = 0
+        garbage = GarbageGuard(None, what=f"answers from {endpoint}", error=gnd.ProtocolError)
         while True:
             try:
                 async with self.http.post(self.bot.url(endpoint), json=request.to_json()) as resp:
@@ -138,10 +131,7 @@ class _Client:
                     try:
                         return status, parse(gnd.loads(raw)), arrived
                     except gnd.ProtocolError as exc:
-                        garbage += 1
-                        if garbage >= GARBAGE_RETRIES:
-                            raise gnd.ProtocolError(f"{endpoint}: {garbage} answers in a row were not the "
-                                                    f"documented JSON ({exc}): {text[:120]!r}") from None
+                        garbage.bad(f"not the documented JSON ({exc}): {text[:120]!r}")
                         problem = {"error": f"not the documented JSON: {exc}", "body": text[:200]}
                 else:
                     problem = {"status": status, "body": text[:200]}
@@ -197,22 +187,27 @@ async def play(bot: GndBot, runner: SearchRunner, on_state: Callable[[Any], None
     garbage.  Network errors and 5xx are retried here with backoff.
     """
     log = (log or structlog.get_logger("bots.gnd")).bind(bot=bot.name, game=bot.game, server=bot.server)
-    timeout = aiohttp.ClientTimeout(total=None, sock_connect=CONNECT_TIMEOUT, sock_read=None)
-    summaries: list[dict] = []
-    session = runner.open_session(f"{bot.game} {bot.name}")  # its share of the workers, its own caches
-    async with aiohttp.ClientSession(timeout=timeout) as http, session:
-        client = _Client(bot, http, log)
-        await client.register()
-        while not bot.games or len(summaries) < bot.games:
-            log.info("waiting for a match", games_played=len(summaries))
-            _, turn, arrived = await client.turn("/start", gnd.start)
-            summary = await _game(bot, client, runner, turn, arrived, on_state, log)
-            summaries.append(summary)
-            log.info("game over", **summary)
-    return summaries
+    return await _Gnd(bot, runner, log, on_state).play()
 
 
-async def _game(bot: GndBot, client: _Client, runner: SearchRunner, turn: gnd.Turn,
+class _Gnd(Client):
+    label = "gnd"
+
+    async def games(self) -> None:
+        bot, log, summaries = self.bot, self.log, self.summaries
+        timeout = aiohttp.ClientTimeout(total=None, sock_connect=CONNECT_TIMEOUT, sock_read=None)
+        async with aiohttp.ClientSession(timeout=timeout) as http:
+            client = _Http(bot, http, log)
+            await client.register()
+            while not bot.games or len(summaries) < bot.games:
+                log.info("waiting for a match", games_played=len(summaries))
+                _, turn, arrived = await client.turn("/start", gnd.start)
+                summary = await _game(bot, client, self.runner, turn, arrived, self.on_state, log)
+                summaries.append(summary)
+                log.info("game over", **summary)
+
+
+async def _game(bot: GndBot, client: _Http, runner: SearchRunner, turn: gnd.Turn,
                 arrived: float, on_state: Callable | None, log: Any) -> dict:
     name = gnd.game_name(turn.game)
     rules = games.rules(name)

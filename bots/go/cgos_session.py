@@ -33,33 +33,18 @@ from search.budget import Budget
 from .. import __version__, fields
 from ..players import make_player
 from ..runner import SearchRunner
+from ..session import Client, GarbageGuard, Refused, SessionClosed
 from ..decide import decide
 from . import clock, fallback
 from .board import BLACK, PASS, WHITE, IllegalMove, State, empty, point_name
 
 DEFAULT_PORT = 6809  # yss-aya.com, 9x9 (spec section 1)
 CONNECT_TIMEOUT = 30.0  # seconds; a TimeoutError is an OSError, which the daemon retries
-GARBAGE_LIMIT = 5  # malformed lines in a row before the server is judged broken
 LOG_TEXT = 200  # characters of server text kept in a log line
 
 _ACCOUNT = re.compile(r"[A-Za-z0-9_.-]+", re.ASCII)
 _COLOURS = {"b": BLACK, "w": WHITE}
 _LETTERS = {BLACK: "b", WHITE: "w"}
-
-
-class Refused(Exception):
-    """The server refused us for good (e.g. a wrong password); retrying cannot help."""
-
-
-FATAL = (cgos.ProtocolError, Refused)  # errors that retrying cannot help: the daemon stops this bot
-
-
-class SessionClosed(ConnectionError):
-    """The connection ended (EOF or broken); `summaries` are the games it finished first."""
-
-    def __init__(self, message: str, summaries: list[dict] | None = None) -> None:
-        super().__init__(message)
-        self.summaries = list(summaries or [])
 
 
 def _check_account(value: object, what: str, low: int, high: int, secret: bool) -> None:
@@ -185,15 +170,17 @@ def _cgos_result(state: State) -> str:
     return f"{'B' if score > 0 else 'W'}+{abs(score):.1f}"
 
 
-class _Session:
+class _Session(Client):
+    label = "go"
+
     def __init__(self, bot: CgosBot, runner: SearchRunner, reader: asyncio.StreamReader,
                  writer: asyncio.StreamWriter, log: Any) -> None:
-        self.bot, self.runner, self.reader, self.writer, self.log = bot, runner, reader, writer, log
+        super().__init__(bot, runner, log)
+        self.reader, self.writer = reader, writer
         self.decoder = cgos.Decoder()
         self.arrived = time.monotonic()
-        self.garbage = 0
+        self.garbage = GarbageGuard(log, what="lines", error=cgos.ProtocolError)
         self.game: _Game | None = None
-        self.summaries: list[dict] = []
 
     def _mask(self, text: str) -> str:
         return text.replace(self.bot.password, "***")[:LOG_TEXT]
@@ -204,13 +191,10 @@ class _Session:
             try:
                 event = self.decoder.next_event()
             except cgos.ProtocolError as exc:
-                self.garbage += 1
-                self.log.warning("malformed line from the server; ignored", error=self._mask(str(exc)))
-                if self.garbage >= GARBAGE_LIMIT:
-                    raise cgos.ProtocolError(f"{self.garbage} malformed lines in a row: {exc}") from None
+                self.garbage.bad(self._mask(str(exc)))
                 continue
             if event is not None:
-                self.garbage = 0
+                self.garbage.good()
                 return event, self.arrived
             try:
                 data = await self.reader.read(65536)
@@ -229,7 +213,7 @@ class _Session:
         except OSError as exc:
             raise SessionClosed(f"connection broken: {exc}", self.summaries) from exc
 
-    async def run(self) -> list[dict]:
+    async def games(self) -> None:
         bot = self.bot
         while True:
             event, arrived = await self._next()
@@ -242,7 +226,7 @@ class _Session:
             elif isinstance(event, cgos.Setup):
                 if self._close_open_game("a new setup arrived (cgos-lite: no gameover)"):
                     await self._send(cgos.encode_quit())
-                    return self.summaries
+                    return
                 self._setup(event)
             elif isinstance(event, cgos.Genmove):
                 await self._genmove(event, arrived)
@@ -252,7 +236,7 @@ class _Session:
                 if self._gameover(event):
                     await self._send(cgos.encode_quit())
                     self.log.info("played every game asked; quitting", games=len(self.summaries))
-                    return self.summaries
+                    return
                 await self._send(cgos.encode_ready())
             elif isinstance(event, cgos.Info):
                 if "another login" in event.text:
@@ -357,7 +341,7 @@ async def play(bot: CgosBot, runner: SearchRunner, log: Any = None) -> list[dict
     Each summary: gid, colour ("b"/"w"), opponent, result (the server's string, e.g.
     "W+6.0", "B+Resign", "Draw"; None if unknown), winner (a name or None) and moves.
     Raises Refused when the server refuses us, SessionClosed (a ConnectionError) when the
-    connection ends, cgos.ProtocolError after GARBAGE_LIMIT malformed lines in a row, and
+    connection ends, a ProtocolError after bots.session.GARBAGE_LIMIT malformed lines in a row, and
     OSError (TimeoutError included) when the server cannot be reached.  With games=0 it returns only by raising.
     """
     log = (log or structlog.get_logger("bots.go.cgos")).bind(bot=bot.name, game="go",
@@ -366,7 +350,7 @@ async def play(bot: CgosBot, runner: SearchRunner, log: Any = None) -> list[dict
     reader, writer = await asyncio.wait_for(asyncio.open_connection(bot.host, bot.port), CONNECT_TIMEOUT)
     log.info("connected", player=bot.player)
     try:
-        return await _Session(bot, runner, reader, writer, log).run()
+        return await _Session(bot, runner, reader, writer, log).play()
     finally:
         writer.close()
         try:

@@ -24,15 +24,9 @@ from .. import fields
 from ..decide import decide
 from ..players import make_player
 from ..runner import SearchRunner
+from ..session import Client, GarbageGuard, SessionClosed
 from ..streams import Closed, Garbage, pump
 from .rules import Species, State, apply_update, state_from_cells
-
-
-class SessionClosed(ConnectionError):
-    """The server closed the connection in the middle of a game."""
-
-
-FATAL = (ProtocolError,)  # errors that retrying cannot help: the daemon stops this bot
 
 
 @dataclass(frozen=True)
@@ -107,61 +101,69 @@ async def play(bot: TwilightBot, runner: SearchRunner, on_state: Callable[[State
     """
     log = (log or structlog.get_logger("bots.twilight")).bind(bot=bot.name, game="twilight",
                                                                server=f"{bot.host}:{bot.port}", player=bot.player)
-    reader, writer = await asyncio.open_connection(bot.host, bot.port)
-    with runner.open_session(f"twilight {bot.name}"):  # its share of the workers, its own caches
-        return await _connection(bot, runner, reader, writer, on_state, log)
+    return await _Twilight(bot, runner, log, on_state).play()
 
 
-async def _connection(bot: TwilightBot, runner: SearchRunner, reader: asyncio.StreamReader,
-                      writer: asyncio.StreamWriter, on_state: Callable[[State], None] | None, log: Any) -> list[dict]:
-    queue: asyncio.Queue = asyncio.Queue()
-    reading = asyncio.get_running_loop().create_task(pump(reader, Decoder(SERVER_FRAMES), queue))
-    summaries: list[dict] = []
-    game: Game | None = None
-    try:
-        writer.write(encode(Nme(bot.name)))
-        await writer.drain()
-        log.info("connected", player=bot.player)
-        while True:
-            event = await queue.get()
-            if isinstance(event, Garbage):
-                raise ProtocolError(f"server sent garbage: {event.error}")
-            if isinstance(event, (Closed, Bye)):
-                why = "said BYE" if isinstance(event, Bye) else f"closed the connection ({event.reason})"
-                if isinstance(event, Bye) and game is not None and game.state is not None:
-                    summaries.append(_summary(game, log))  # BYE without END ends the game (Go servers)
-                    return summaries
-                if game is not None:
-                    stage = "mid-game" if game.state is not None else "before the game started (no MAP)"
-                    raise SessionClosed(f"server {why} {stage}")
-                if not summaries:
-                    raise SessionClosed(f"server {why} before any game started")
-                return summaries
-            # HUM needs no handling: MAP carries the same cells with their counts.
-            if isinstance(event, Set):
-                game = Game(rows=event.rows, cols=event.cols)
-            elif isinstance(event, Hme):
-                game = _need(game, event)
-                game.home = (event.x, event.y)
-            elif isinstance(event, Map):
-                game = _need(game, event)
-                _start(game, event, bot, log)
-            elif isinstance(event, Upd):
-                game = _need(game, event)
-                if game.state is None:
-                    raise ProtocolError("UPD before MAP")
-                await _turn(game, event, queue, bot, runner, writer, log, on_state)
-            elif isinstance(event, End):
-                if game is not None and game.state is not None:
-                    summaries.append(_summary(game, log))
-                game = None
-    finally:
-        reading.cancel()
-        writer.close()
+class _Twilight(Client):
+    label = "twilight"
+
+    async def games(self) -> None:
+        bot, log = self.bot, self.log
+        reader, writer = await asyncio.open_connection(bot.host, bot.port)
         try:
-            await writer.wait_closed()
-        except (ConnectionError, OSError):
-            pass
+            await self._connection(reader, writer)
+        finally:
+            writer.close()
+            try:
+                await writer.wait_closed()
+            except (ConnectionError, OSError):
+                pass
+
+    async def _connection(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        bot, runner, log, on_state, summaries = self.bot, self.runner, self.log, self.on_state, self.summaries
+        queue: asyncio.Queue = asyncio.Queue()
+        reading = asyncio.get_running_loop().create_task(pump(reader, Decoder(SERVER_FRAMES), queue))
+        garbage = GarbageGuard(log, limit=1, error=ProtocolError)  # a binary stream cannot find its next frame
+        game: Game | None = None
+        try:
+            writer.write(encode(Nme(bot.name)))
+            await writer.drain()
+            log.info("connected")
+            while True:
+                event = await queue.get()
+                if isinstance(event, Garbage):
+                    garbage.bad(event.error)
+                if isinstance(event, (Closed, Bye)):
+                    why = "said BYE" if isinstance(event, Bye) else f"closed the connection ({event.reason})"
+                    if isinstance(event, Bye) and game is not None and game.state is not None:
+                        summaries.append(_summary(game, log))  # BYE without END ends the game (Go servers)
+                        return
+                    if game is not None:
+                        stage = "mid-game" if game.state is not None else "before the game started (no MAP)"
+                        raise SessionClosed(f"server {why} {stage}")
+                    if not summaries:
+                        raise SessionClosed(f"server {why} before any game started")
+                    return
+                # HUM needs no handling: MAP carries the same cells with their counts.
+                if isinstance(event, Set):
+                    game = Game(rows=event.rows, cols=event.cols)
+                elif isinstance(event, Hme):
+                    game = _need(game, event)
+                    game.home = (event.x, event.y)
+                elif isinstance(event, Map):
+                    game = _need(game, event)
+                    _start(game, event, bot, log)
+                elif isinstance(event, Upd):
+                    game = _need(game, event)
+                    if game.state is None:
+                        raise ProtocolError("UPD before MAP")
+                    await _turn(game, event, queue, bot, runner, writer, log, on_state)
+                elif isinstance(event, End):
+                    if game is not None and game.state is not None:
+                        summaries.append(_summary(game, log))
+                    game = None
+        finally:
+            reading.cancel()
 
 
 def _need(game: Game | None, event: Any) -> Game:
