@@ -10,6 +10,7 @@
     bots play go --cgos HOST:PORT --name N      play 9x9 Go on a CGOS server
     bots maps generate W H HOMES [--seed N]     a fair random Twilight map (official XML)
     bots fuzz [--inputs N]                      every wire codec against hostile inputs
+    bots soak [--moves 1000]                    four bots of three games share the workers: a table
     bots daemon --config FILE                   every bot of a TOML file, concurrently
 
 Exit codes: 0 done, 1 a failure while running (e.g. server unreachable), 2 bad input
@@ -26,7 +27,7 @@ import structlog
 
 from . import log as logsetup
 from . import registry
-from .cmdline import UsageFailure, count, whole
+from .cmdline import UsageFailure, count, positive, whole
 from .loop import Stopped
 from .loop import run as _run
 from .players import PlayerError
@@ -44,6 +45,16 @@ def cmd_daemon(args: argparse.Namespace) -> int:
         raise UsageFailure(str(exc)) from None
     logsetup.setup(args.log_format or config.log_format, config.log_level)
     return _run(daemon.run(config))
+
+
+def cmd_soak(args: argparse.Namespace) -> int:
+    from . import soak
+
+    unknown = [g for g in args.bots if g not in registry.names()]
+    if unknown:
+        raise UsageFailure(f"unknown game {unknown[0]!r} in --bots (known: {', '.join(registry.names())})")
+    print(soak.run(tuple(args.bots), args.moves, args.workers, args.move_time, args.log_format or "auto"), flush=True)
+    return 0
 
 
 def cmd_fuzz(args: argparse.Namespace) -> int:
@@ -72,7 +83,7 @@ PER_GAME = {
     "bench": ("GAME", "search speed and depth per player and position"),
     "gtp": ("GAME", "an engine speaking GTP on stdin/stdout"),
 }
-COMMANDS = (*PER_GAME, "daemon", "demo", "maps", "fuzz")
+COMMANDS = (*PER_GAME, "daemon", "demo", "maps", "fuzz", "soak")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -103,6 +114,15 @@ def build_parser() -> argparse.ArgumentParser:
     f.add_argument("--seed", type=whole, default=1, help="random seed, to replay a finding (1)")
     f.add_argument("--codecs", nargs="+", default=None, help="only codecs whose name contains one of these words")
     f.set_defaults(func=cmd_fuzz)
+
+    k = sub.add_parser("soak", help="bots of several games share the workers, each on a local server of ours; "
+                                    "a table of moves, fallbacks and latency per bot")
+    k.add_argument("--moves", type=count, default=1000, help="stop after this many moves of the four bots (1000)")
+    k.add_argument("--workers", type=count, default=2, help="search processes shared by the bots (2)")
+    k.add_argument("--move-time", type=positive, default=2.0, help="Twilight seconds per move (2)")
+    k.add_argument("--bots", nargs="+", default=["twilight", "twilight", "go", "gopher"], metavar="GAME",
+                   help="one bot per game named, each on its own local server (twilight twilight go gopher)")
+    k.set_defaults(func=cmd_soak)
     return parser
 
 

@@ -25,7 +25,8 @@ log = structlog.get_logger("bots.daemon")
 async def run(settings: Settings) -> int:
     """Run every bot until they finish or a signal arrives; the exit code."""
     loop = asyncio.get_running_loop()
-    runner = SearchRunner(settings.workers, settings.grace, games={b.game for b in settings.bots})
+    runner = SearchRunner(settings.workers, settings.grace, games={b.game for b in settings.bots},
+                          bots=len(settings.bots))
     tasks: list[asyncio.Task] = []
     signals = 0
 

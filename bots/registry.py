@@ -33,6 +33,7 @@ class Game:
     setups: tuple[str, ...]  # setups worth trying (the conformance test plays each)
     fallback: Callable[[Any, Any], Any]  # (state, context) -> a cheap legal move (bots.decide)
     notation: Callable[[Any, Any], Any]  # (state, move) -> the move as a log line shows it
+    practice: str  # practice(game, name, move_time, seed): a local server and our bot on it (bots soak)
     summary: str = ""  # one line for `bots --help`
 
     def module(self, field: str) -> ModuleType:

@@ -40,6 +40,7 @@ import select
 import signal
 import threading
 import time
+from collections import Counter
 from concurrent.futures.process import BrokenProcessPool
 from contextvars import ContextVar
 from dataclasses import dataclass
@@ -184,12 +185,17 @@ class Session:
 
 class SearchRunner:
     def __init__(self, workers: int | None = None, grace: float = 0.1,
-                 games: Iterable[str] | None = None) -> None:
-        """`games`: the games this process will search (default: every game); only their
-        kernels are compiled at start."""
+                 games: Iterable[str] | None = None, bots: int = 1) -> None:
+        """`workers`: the searches that run truly in parallel (default: the cores); a fan-out
+        search takes its share of them.  `bots`: how many bots share the runner; the pool has
+        at least that many processes, so no bot's move waits in a queue behind another's
+        search: with more bots than cores the searches share the cores (each worker owns its
+        deadline, so each still answers in time, with fewer nodes).  `games`: the games this
+        process will search (default: every game); only their kernels are compiled at start."""
         from bots import registry
 
         self.workers = workers or os.cpu_count() or 1
+        self.processes = max(self.workers, bots)
         self.grace = grace
         self.games = tuple(sorted(set(games))) if games is not None else registry.names()
         # Read by bots.prewarm in the forkserver, which is started (once per process) by the
@@ -205,6 +211,9 @@ class SearchRunner:
         self._ready_changed: asyncio.Event | None = None
         self._serving = False  # the first warm-up is over: later ready workers are replacements
         self._loop: asyncio.AbstractEventLoop | None = None
+        # What went wrong, by reason ("worker late", "queued past its deadline", "pool replaced",
+        # ...): `bots soak` reports it; a healthy run has none.
+        self.failures: Counter[str] = Counter()
 
     async def __aenter__(self) -> "SearchRunner":
         await self.start()
@@ -255,7 +264,7 @@ class SearchRunner:
         if self._pool is not None:
             return
         t0 = time.monotonic()
-        log.info("starting the search workers", workers=self.workers, games=list(self.games),
+        log.info("starting the search workers", workers=self.processes, games=list(self.games),
                  note="the first start after an install compiles the kernels (Go: about 20 s)")
         self._loop = asyncio.get_running_loop()
         self._ready_changed = asyncio.Event()
@@ -268,11 +277,11 @@ class SearchRunner:
             self.kill()
             raise
         self._serving = True
-        log.info("pool ready", workers=self.workers, pids=self.worker_pids(),
+        log.info("pool ready", workers=self.processes, pids=self.worker_pids(),
                  seconds=round(time.monotonic() - t0, 3))
 
     def _new_pool(self) -> pebble.ProcessPool:
-        pool = pebble.ProcessPool(self.workers, initializer=_init_worker, context=self._ctx,
+        pool = pebble.ProcessPool(self.processes, initializer=_init_worker, context=self._ctx,
                                   initargs=(self.games, os.getpid(), self._ready_pipe[1]))
         pool.active  # pebble starts its workers on first use; this is that use
         return pool
@@ -295,7 +304,7 @@ class SearchRunner:
         """Until every worker of `pool` has warmed up; RuntimeError if the pool broke."""
         while True:
             pids = set(self.worker_pids(pool))
-            if len(pids) >= self.workers and pids <= self._ready:
+            if len(pids) >= self.processes and pids <= self._ready:
                 return
             if not pool.active:
                 raise RuntimeError("the search workers failed to start (see the log above)")
@@ -321,6 +330,7 @@ class SearchRunner:
         if self._pool is not broken:
             return  # another search already replaced it, or the runner was closed
         log.error("worker pool broke; starting a new one")
+        self.failures["pool replaced"] += 1
         self._pool = self._new_pool()
         threading.Thread(target=_stop, args=(broken,), name="stop-broken-pool", daemon=True).start()
 
@@ -380,6 +390,7 @@ class SearchRunner:
         if reason is None:
             return MoveReport(result.move, budget.seconds, used, result.depth, result.nodes, late_by,
                               votes=result.votes)
+        self.failures[reason] += 1
         log.error("search failed, sending the fallback move", reason=reason)
         return MoveReport(fallback, budget.seconds, used, 0, 0, late_by, reason)
 

@@ -324,3 +324,13 @@ def test_workers_die_with_a_killed_owner(tmp_path):
     while any(_running(p) for p in pids) and time.monotonic() < deadline:
         time.sleep(0.05)
     assert not any(_running(p) for p in pids)
+
+
+async def test_a_runner_for_more_bots_than_cores_has_a_process_per_bot():
+    """No bot's move waits in a queue behind another bot's search: with more bots than
+    workers the pool has one process per bot (they share the cores), while a fan-out search
+    still takes only its share of the workers."""
+    async with SearchRunner(1, bots=3, games=[]) as runner:
+        assert len(runner.worker_pids()) == 3
+        with runner.open_session("a"), runner.open_session("b"):
+            assert runner.share() == 1

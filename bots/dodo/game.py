@@ -34,6 +34,7 @@ GAME = Game(
     start=start,
     fallback=fallback,
     notation=notation,
+    practice="bots.gnd.practice",
     setups=("3", "4", "6"),
     summary="Dodo on the course's gnd HTTP server",
 )

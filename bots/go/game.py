@@ -35,6 +35,7 @@ GAME = Game(
     start=start,
     fallback=fallback,
     notation=notation,
+    practice="bots.go.practice",
     setups=("5", "9"),
     summary="9x9 Go: GTP engine, CGOS client, the course referee's drop-in",
 )

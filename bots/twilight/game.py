@@ -31,6 +31,7 @@ GAME = Game(
     start=start,
     fallback=fallback,
     notation=notation,
+    practice="bots.twilight.practice",
     setups=("map8", "thetrap", "testmap2", "splitiskey", "humans_everywhere", "all_in"),
     summary="Vampires vs Werewolves, the official binary TCP protocol",
 )
