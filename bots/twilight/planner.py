@@ -17,10 +17,10 @@ sooner).
 
 Random battles: four outcomes each (won or lost, each split at the median of the survivors'
 binomial distribution and valued at the mean of that half: the whole distribution, not
-"won with the expected survivors").  A chance node is worth its expectation less `risk`
-standard deviations to the side that starts the battle: a 67% battle is taken only when the
-alternative is worse, and the opponent is expected to be as careful, so the search does not
-run from every gamble a reckless opponent could start, nor start one first to pre-empt it.
+"won with the expected survivors").  A chance node is worth its expectation less some
+standard deviations whoever starts the battle (`risk` ours, `their_risk` the opponent's): a
+67% battle is taken only when the alternative is worse, and a group stays out of reach of an
+enemy that could make the game a coin flip (the seeds' players take such gambles).
 
 Move generation (for both sides: no speculation that the opponent never splits): per
 group, kills, the best camps by different first steps, flights from a group 1.5x larger,
@@ -274,9 +274,10 @@ def splits(b: _Board, group, targets) -> list[Order]:
 
 class PlannerModel:
     def __init__(self, me: Species, root: State, gamma: float, max_groups: int, width: int, per_group: int,
-                 scale: float, risk: float, claim: float) -> None:
+                 scale: float, risk: float, claim: float, their_risk: float = 0.25) -> None:
         self.me = me
         self.risk_premium = risk
+        self.their_risk = their_risk
         self.claim = claim
         self.gamma = gamma
         self.max_groups = max_groups
@@ -341,13 +342,14 @@ class PlannerModel:
         return math.tanh(diff / scale) + 0.05 * diff / total
 
     def risk(self, state: State, values: list[tuple[float, float]]) -> float:
-        """A random battle is worth its expected value less a premium of `risk` standard
-        deviations to the side that starts it: we take a gamble only when the alternative is
-        worse, and expect the same of the opponent (it is not searched as if it would take
-        any gamble that hurts us)."""
+        """A random battle is worth its expected value to us less some standard deviations,
+        whoever starts it: `risk` for ours (we gamble only when the alternative is worse),
+        `their_risk` for the opponent's (we keep out of reach of a gamble that would make the
+        game a coin flip).  Theirs costs a little less, so a coin flip that cannot be avoided
+        is left to the opponent to start."""
         mean = sum(p * v for p, v in values)
-        spread = math.sqrt(max(0.0, sum(p * (v - mean) ** 2 for p, v in values)))
-        return mean - self.risk_premium * spread if state.to_move == self.me else mean + self.risk_premium * spread
+        premium = self.risk_premium if state.to_move == self.me else self.their_risk
+        return mean - premium * math.sqrt(max(0.0, sum(p * (v - mean) ** 2 for p, v in values)))
 
 
 @dataclass(frozen=True)
@@ -360,7 +362,8 @@ class Planner:
     width: int = 40  # joint actions at the root (half that deeper)
     per_group: int = 7  # orders per group, besides staying
     scale: float = 1.0  # larger: closer to maximising the expected difference; smaller: more careful
-    risk: float = 0.3  # a gamble costs its starter this many standard deviations of its outcome
+    risk: float = 0.3  # a random battle we start costs us this many standard deviations of its outcome
+    their_risk: float = 0.25  # and one the opponent starts, this many
     claim: float = 0.5  # a human claimed (reached first) counts this much of a converted one
 
     def __post_init__(self) -> None:
@@ -369,10 +372,10 @@ class Planner:
         for name in ("max_depth", "max_groups", "width", "per_group"):
             if getattr(self, name) < 1:
                 raise ValueError(f"{name} must be at least 1")
-        if not self.scale > 0 or not self.risk >= 0:
-            raise ValueError("scale must be > 0 and risk >= 0")
+        if not self.scale > 0 or not self.risk >= 0 or not self.their_risk >= 0:
+            raise ValueError("scale must be > 0, risk and their_risk >= 0")
 
     def choose(self, state: State, context: dict, budget: Budget) -> SearchResult:
         model = PlannerModel(state.to_move, state, self.gamma, self.max_groups, self.width, self.per_group,
-                             self.scale, self.risk, self.claim)
+                             self.scale, self.risk, self.claim, self.their_risk)
         return search(state, model, budget, self.max_depth, partial=True)
