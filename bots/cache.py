@@ -12,6 +12,7 @@ time inside it, so each install compiles once.
 from __future__ import annotations
 
 import os
+import sys
 import tempfile
 
 
@@ -37,8 +38,12 @@ def user_cache_dir() -> str:
 
 
 def configure_numba() -> str:
-    """Point numba's disk cache at the per-user directory (before numba is imported);
-    returns the directory in use."""
+    """Point numba's disk cache at the per-user directory; returns the directory in use.
+    Call it before numba is imported; if something imported numba first, numba is made to
+    read the directory now (functions it already defined keep the cache they had)."""
     if not os.environ.get("NUMBA_CACHE_DIR"):
         os.environ["NUMBA_CACHE_DIR"] = os.path.join(user_cache_dir(), "numba")
+    numba = sys.modules.get("numba")
+    if numba is not None and numba.config.CACHE_DIR != os.environ["NUMBA_CACHE_DIR"]:
+        numba.config.reload_config()
     return os.environ["NUMBA_CACHE_DIR"]

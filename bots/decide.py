@@ -35,14 +35,12 @@ def merge(reports: list[MoveReport]) -> MoveReport:
     voted = [r for r in reports if r.votes and r.fallback is None]
     if len(reports) == 1 or not voted:
         return next((r for r in reports if r.fallback is None), reports[0])
-    totals: dict[Any, int] = {}
-    for r in voted:
-        for move, visits in r.votes:
-            totals[move] = totals.get(move, 0) + visits
-    best = max(totals, key=totals.__getitem__)
+    from search.root import merge_votes
+
+    best, totals = merge_votes(r.votes for r in voted)
     return dataclasses.replace(voted[0], move=best, nodes=sum(r.nodes for r in voted),
                                used=max(r.used for r in reports), late_by=max(r.late_by for r in reports),
-                               votes=tuple(sorted(totals.items())))
+                               votes=totals)
 
 
 def refusal(state: Any, move: Any, context: dict | None) -> str | None:

@@ -18,6 +18,8 @@ from functools import cache, cached_property
 from itertools import permutations
 from typing import NamedTuple
 
+from search.zobrist import Keys
+
 Cell = tuple[int, int]
 
 DIRECTIONS: tuple[Cell, ...] = ((1, 0), (0, 1), (1, 1), (-1, 0), (0, -1), (-1, -1))
@@ -81,11 +83,10 @@ class Grid:
             for c in self.cells}
         self.symmetries: tuple[dict[int, int], ...] = tuple(
             {self.index[c]: self.index[f(c)] for c in self.cells} for f in _symmetries())
-        rng = random.Random(0x60D0 + n)  # fixed: keys must agree between processes and runs
-        self.zobrist: dict[int, tuple[int, int]] = {i: (rng.getrandbits(64), rng.getrandbits(64))
-                                                    for i in self.index.values()}
-        self.side_key = rng.getrandbits(64)
-        self.base_key = rng.getrandbits(64)  # so that keys of different sizes differ
+        keys = Keys(0x60D0 + n)  # fixed: keys must agree between processes and runs
+        self.zobrist: dict[int, tuple[int, ...]] = {i: keys.take(2) for i in self.index.values()}
+        self.side_key = keys.next()
+        self.base_key = keys.next()  # so that keys of different sizes differ
 
     @cached_property
     def symmetric_zobrist(self) -> dict[int, tuple[tuple[int, ...], tuple[int, ...]]]:

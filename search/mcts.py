@@ -18,6 +18,7 @@ import random
 import time
 
 from .budget import Budget, SearchResult
+from .root import settled
 
 
 class Node:
@@ -91,7 +92,8 @@ def search(pos, budget: Budget, table: dict | None = None, c: float = 0.7, seed:
             now = time.monotonic()
             if now >= deadline or iterations >= cap:
                 break
-            if early_stop and iterations and _decided(root, (deadline - now) * iterations / max(now - start, 1e-6)):
+            # early stop: the most visited move can no longer be overtaken in the iterations left
+            if early_stop and iterations and settled(root.n, (deadline - now) * iterations / max(now - start, 1e-6)):
                 break
         iterations += 1
         path = []
@@ -141,11 +143,3 @@ def _choice(root: Node) -> int:
     if not candidates:  # every move loses: the one that resisted best in the playouts
         candidates = list(range(len(root.moves)))
     return max(candidates, key=lambda i: (root.n[i], root.w[i]))
-
-
-def _decided(root: Node, remaining: float) -> bool:
-    """True when the most visited move cannot be overtaken in the iterations left."""
-    if len(root.n) < 2:
-        return True
-    first, second = sorted(root.n, reverse=True)[:2]
-    return first - second > remaining

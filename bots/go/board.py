@@ -39,11 +39,11 @@ its plain-Python reference, the mutable `Board`, lives with the tests (tests/go/
 from __future__ import annotations
 
 import operator
-import random
 from functools import cache, lru_cache
 from typing import NamedTuple
 
 from protocol.errors import IllegalMove
+from search.zobrist import Keys
 
 EMPTY, BLACK, WHITE = 0, 1, 2
 PASS = -1
@@ -71,14 +71,12 @@ class Geometry:
             nbrs.append(tuple(rr * size + cc for rr, cc in ((r - 1, c), (r, c - 1), (r, c + 1), (r + 1, c))
                               if 0 <= rr < size and 0 <= cc < size))
         self.neighbours: tuple[tuple[int, ...], ...] = tuple(nbrs)
-        rng = random.Random(ZOBRIST_SEED * 32 + size)
-        bits = rng.getrandbits
-        self.zobrist: tuple[tuple[int, ...], ...] = (
-            (0,) * n, tuple(bits(64) for _ in range(n)), tuple(bits(64) for _ in range(n)))
-        self.pass_keys = (0, bits(64), bits(64))  # "goban" superko: XORed in by a pass
-        self.side_key = bits(64)  # key(): White to move
-        self.ko_keys = tuple(bits(64) for _ in range(n))  # key(): the simple-ko point
-        self.passes_keys = (0, bits(64), bits(64))  # key(): consecutive passes so far
+        keys = Keys(ZOBRIST_SEED * 32 + size)
+        self.zobrist: tuple[tuple[int, ...], ...] = ((0,) * n, keys.take(n), keys.take(n))
+        self.pass_keys = (0, keys.next(), keys.next())  # "goban" superko: XORed in by a pass
+        self.side_key = keys.next()  # key(): White to move
+        self.ko_keys = keys.take(n)  # key(): the simple-ko point
+        self.passes_keys = (0, keys.next(), keys.next())  # key(): consecutive passes so far
 
 
 @cache

@@ -1,4 +1,5 @@
-"""numba kernels for Go: the board inside search, playouts, and the MCTS tree.
+"""numba kernels for Go: the board inside search, playouts, and the moves and priors that
+the shared MCTS tree (search.uct) searches with.
 
 The board is two small int32 arrays, so copying it is one memcpy:
 
@@ -22,6 +23,12 @@ Playouts ("heavy" as in MoGo/michi): answer the last move first (capture a strin
 in atari, save our own string it put in atari), else play a 3x3 pattern move next to it
 (hane, cut, edge shapes), else a random legal move that fills no own eye and, for strings of
 two stones or more, is not a self-atari; a pass when nothing is left.
+
+The search (`SEARCH`, a search.uct.Kernel): UCT with RAVE in search.uct's tree, over Go's
+kernels here: a position is (B, S), the moves are padded points and PASS, `children` lists the
+legal moves that fill no own eye with their priors (captures, escapes, self-atari, patterns,
+nearness to the last move, the line in an empty area) and PASS, playouts are the heavy (or light)
+ones above, scored by area with komi.  bots.go.mcts is the player around it.
 """
 
 from __future__ import annotations
@@ -38,6 +45,10 @@ configure_numba()  # compiled kernels go to the per-user cache, never into the p
 
 from numba import njit  # noqa: E402  (after the cache directory is chosen)
 
+from search import uct  # noqa: E402  (caches into that directory too)
+# the tree's layout, for readers of a search's tree (bots.go.mcts, the tests)
+from search.uct import ICHILD, IMOVE, INCHILD, PN, PW, RN, RW, VN, VW, child_of, new_tree  # noqa: E402,F401
+
 if TYPE_CHECKING:
     from .board import State
 
@@ -47,14 +58,8 @@ COL, ROOT, NXT, NLIB, LSUM, LSQ, SSIZE, EMP, EPOS = range(9)
 TOMOVE, KO, PASSES, NEMPTY, CAPB, CAPW, LAST, LAST2, SIZE, WIDTH = range(10)
 NSLOTS = 10
 
-# MCTS node fields (float32 rows of V, int32 rows of I)
-VN, VW, PN, PW, RN, RW = range(6)  # visits, wins, prior visits, prior wins, AMAF visits, AMAF wins
-IMOVE, ICHILD, INCHILD = range(3)
-
-# Tree policy (michi's published constants: RAVE equivalence 3500, expansion after 8 visits,
-# an even prior of 10 visits, priors for captures, self-atari, closeness to the last move).
-RAVE_EQUIV = 3500.0
-EXPAND_VISITS = 8
+# Priors of the tree's moves (michi's published constants: an even prior of 10 visits, priors
+# for captures, self-atari, closeness to the last move; the tree policy is search.uct's).
 PRIOR_EVEN = 10.0
 PRIOR_CAPTURE_ONE = 15.0
 PRIOR_CAPTURE_MANY = 30.0
@@ -632,18 +637,9 @@ def playouts(B0, S0, komi, count, heavy):
     return wins
 
 
-# -- MCTS (UCT with RAVE and priors, as in MoGo and michi) --------------------------------------
-
-@njit(cache=True)
-def new_tree(capacity):
-    V = np.zeros((6, capacity), np.float32)
-    I = np.zeros((3, capacity), np.int32)
-    I[ICHILD, :] = -1
-    meta = np.zeros(2, np.int64)  # nodes used, root
-    meta[0] = 1
-    I[IMOVE, 0] = PASS
-    return V, I, meta
-
+# -- the search: search.uct's tree with Go's moves, priors and playouts -------------------------
+#
+# A position is (B, S); the search's params are (komi, heavy playouts).
 
 @njit(cache=True)
 def _distance(S, a, b):
@@ -717,158 +713,73 @@ def _priors(B, S, p, c):
 
 
 @njit(cache=True)
-def expand(V, I, meta, node, B, S, mask):
-    """Give `node` (at position B, S) its children: legal moves that fill no own eye, and
-    PASS (with losing priors unless the opponent just passed).  `mask` (for the root: the
-    moves legal under the full rules) filters them when it is given (non-empty).
-    Returns False when the tree is full."""
+def children(pos, params, mask, moves, prior):
+    """search.uct's `children`: the legal moves that fill no own eye, with their priors
+    (_priors), and PASS, with losing priors unless the opponent just passed (or nothing else
+    is left).  A non-empty `mask` (the root: the moves legal under the full rules) filters
+    the points."""
+    B, S = pos
     c = S[TOMOVE]
-    m = S[NEMPTY]
-    start = meta[0]
-    if start + m + 1 >= V.shape[1]:
-        return False
-    k = start
-    for j in range(m):
+    k = 0
+    for j in range(S[NEMPTY]):
         p = B[EMP, j]
         if mask.shape[0] and not mask[p]:
             continue
         if is_legal(B, S, p, c) and not is_eye(B, S, p, c):
             pn, pw = _priors(B, S, p, c)
-            I[IMOVE, k] = p
-            I[ICHILD, k] = -1
-            I[INCHILD, k] = 0
-            V[VN, k] = 0.0
-            V[VW, k] = 0.0
-            V[PN, k] = pn
-            V[PW, k] = pw
-            V[RN, k] = 0.0
-            V[RW, k] = 0.0
+            moves[k] = p
+            prior[0, k] = pn
+            prior[1, k] = pw
             k += 1
-    I[IMOVE, k] = PASS
-    I[ICHILD, k] = -1
-    I[INCHILD, k] = 0
-    V[VN, k] = 0.0
-    V[VW, k] = 0.0
-    V[RN, k] = 0.0
-    V[RW, k] = 0.0
-    if S[LAST] == PASS and S[PASSES] > 0 or k == start:
-        V[PN, k] = PRIOR_EVEN
-        V[PW, k] = PRIOR_EVEN / 2
+    moves[k] = PASS
+    if S[LAST] == PASS and S[PASSES] > 0 or k == 0:
+        prior[0, k] = PRIOR_EVEN
+        prior[1, k] = PRIOR_EVEN / 2
     else:
-        V[PN, k] = PRIOR_EVEN + PRIOR_PASS_LOSSES
-        V[PW, k] = 0.0
-    k += 1
-    I[ICHILD, node] = start
-    I[INCHILD, node] = k - start
-    meta[0] = k
-    return True
+        prior[0, k] = PRIOR_EVEN + PRIOR_PASS_LOSSES
+        prior[1, k] = 0.0
+    return k + 1
 
 
 @njit(cache=True)
-def _select(V, I, node):
-    """The child with the highest RAVE-blended win rate (ties broken at random)."""
-    first = I[ICHILD, node]
-    n = I[INCHILD, node]
-    best = -1
-    best_u = -1.0
-    offset = np.random.randint(n)
-    for j in range(n):
-        ch = first + (j + offset) % n
-        v = V[VN, ch] + V[PN, ch]
-        u = (V[VW, ch] + V[PW, ch]) / v
-        av = V[RN, ch]
-        if av > 0:
-            beta = av / (av + v + v * av / RAVE_EQUIV)
-            u = beta * (V[RW, ch] / av) + (1.0 - beta) * u
-        if u > best_u:
-            best_u = u
-            best = ch
-    return best
+def _to_move(pos):
+    return pos[1][TOMOVE]
 
 
 @njit(cache=True)
-def simulate(V, I, meta, B0, S0, komi, heavy, root_mask, path, amaf):
-    """One MCTS iteration from the root: descend, expand, play out, back up.
-    Returns False when the tree is full (nothing was done)."""
-    B = B0.copy()
-    S = S0.copy()
-    amaf[:] = 0
-    empty_mask = root_mask[:0]
-    root = meta[1]
-    node = root
-    depth = 0
-    path[0] = root
-    while True:
-        if I[INCHILD, node] == 0:
-            if S[PASSES] >= 2:
-                break
-            if V[VN, node] + (1 if node == root else 0) >= EXPAND_VISITS or node == root:
-                if not expand(V, I, meta, node, B, S, root_mask if node == root else empty_mask):
-                    return False
-            else:
-                break
-        node = _select(V, I, node)
-        p = I[IMOVE, node]
-        if p >= 0 and amaf[p] == 0:
-            amaf[p] = S[TOMOVE]
-        play(B, S, p)
-        depth += 1
-        path[depth] = node
-        if S[PASSES] >= 2:
-            break
-    if S[PASSES] >= 2:
-        result = score(B, S, komi)
-    else:
-        result = playout(B, S, komi, amaf, 3 * S[SIZE] * S[SIZE], heavy)
-    winner = BLACK if result > 0 else WHITE if result < 0 else EMPTY
-    # back up: the node reached by a move holds that move's mover's statistics
-    mover = S0[TOMOVE]
-    for i in range(1, depth + 1):
-        ch = path[i]
-        V[VN, ch] += 1.0
-        if winner == mover:
-            V[VW, ch] += 1.0
-        elif winner == EMPTY:
-            V[VW, ch] += 0.5
-        mover = 3 - mover
-    V[VN, root] += 1.0
-    # AMAF: every sibling along the path whose move its mover played later in the game
-    mover = S0[TOMOVE]
-    for i in range(depth + 1):
-        parent = path[i]
-        first = I[ICHILD, parent]
-        for j in range(I[INCHILD, parent]):
-            ch = first + j
-            p = I[IMOVE, ch]
-            if p >= 0 and amaf[p] == mover:
-                V[RN, ch] += 1.0
-                if winner == mover:
-                    V[RW, ch] += 1.0
-                elif winner == EMPTY:
-                    V[RW, ch] += 0.5
-        mover = 3 - mover
-    return True
+def _copy(pos):
+    return pos[0].copy(), pos[1].copy()
 
 
 @njit(cache=True)
-def run(V, I, meta, B0, S0, komi, heavy, root_mask, count):
-    """`count` iterations (fewer if the tree fills up); returns how many were done."""
-    path = np.empty(4 * B0.shape[1] + 8, np.int32)
-    amaf = np.zeros(B0.shape[1], np.int8)
-    for i in range(count):
-        if not simulate(V, I, meta, B0, S0, komi, heavy, root_mask, path, amaf):
-            return i
-    return count
+def _play(pos, move):
+    play(pos[0], pos[1], move)
 
 
 @njit(cache=True)
-def child_of(I, node, move):
-    """The child of `node` reached by `move`, or -1."""
-    first = I[ICHILD, node]
-    for j in range(I[INCHILD, node]):
-        if I[IMOVE, first + j] == move:
-            return first + j
-    return -1
+def _is_over(pos):
+    return pos[1][PASSES] >= 2
+
+
+@njit(cache=True)
+def _playout(pos, params, amaf):
+    """search.uct's `playout`: heavy or light playouts to the end, scored by area with komi;
+    the winner (EMPTY for a jigo)."""
+    B, S = pos
+    komi, heavy = params
+    result = playout(B, S, komi, amaf, 3 * S[SIZE] * S[SIZE], heavy)
+    return BLACK if result > 0 else WHITE if result < 0 else EMPTY
+
+
+SEARCH = uct.Kernel(uct.GameKernels(_to_move, _copy, _play, _is_over, children, _playout), "go")
+
+
+def run(V, I, meta, B0, S0, komi, heavy, root_mask, count):  # noqa: E741
+    """`count` iterations of the Go search in the tree (V, I, meta) from the board (B0, S0)
+    (fewer if the tree fills up); returns how many were done.  For tests and tools: the
+    player goes through SEARCH.search."""
+    scratch = SEARCH.scratch(B0.shape[1])
+    return SEARCH.run(V, I, meta, (B0, S0), (komi, heavy), root_mask, count, SEARCH.policy, *scratch)
 
 
 @njit(cache=True)

@@ -1,8 +1,9 @@
-"""The `mcts` Go player: UCT with RAVE and priors over the numba kernels (bots.go.kernel).
+"""The `mcts` Go player: UCT with RAVE and priors in the shared numba tree (search.uct) over
+Go's kernels (bots.go.kernel.SEARCH).
 
 One search: the root is the State (its moves filtered by the full rules, superko included),
-iterations run in chunks until the deadline, a node limit or an early stop (the most
-visited move can no longer be overtaken in the time left, or it wins almost surely), and
+iterations run in chunks until the deadline, a node limit or an early stop (search.root:
+the most visited move can no longer be overtaken in the time left, or it wins almost surely), and
 the most visited legal move is played.  The tree is kept between moves: when the new
 State is the old root followed by our move and one reply, that grandchild becomes the
 root.  Several worker processes search the same State independently (root parallelism);
@@ -25,6 +26,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from search import uct
 from search.budget import Budget, SearchResult
 
 from . import book, kernel as K
@@ -32,7 +34,6 @@ from .board import PASS, State
 from .fallback import random_move
 from .kernel import padded, to_kernel, unpadded  # also imported from here by the tests
 
-CHUNK = 128  # iterations between clock checks (a few ms)
 SAFETY = 0.01  # seconds kept back from the deadline for the return trip
 
 
@@ -65,11 +66,11 @@ class MCTS:
     use_book: bool = True
     reuse: bool = True
     early_stop: bool = True
-    capacity: int = 1_500_000  # tree nodes (about 40 bytes each)
+    capacity: int = 1_500_000  # tree nodes (36 bytes each)
     seed: int | None = None
     parallel = True  # workers may search the same State; their votes are added up
 
-    _tree: tuple | None = field(default=None, init=False, repr=False)
+    _tree: uct.Tree | None = field(default=None, init=False, repr=False)
     _root_state: State | None = field(default=None, init=False, repr=False)
 
     def __post_init__(self) -> None:
@@ -88,102 +89,56 @@ class MCTS:
             move = book.lookup(state)
             if move is not None:
                 return SearchResult(move, 0.5, 0, 0, time.monotonic() - start, ((move, 1),))
-        V, I, meta = self._root_for(state)
+        tree = self._root_for(state)
         size = state.size
         legal = state.legal_moves()
         mask = np.zeros((size + 2) ** 2, np.uint8)
         for m in legal:
             if m != PASS:
                 mask[padded(m, size)] = 1
-        root = int(meta[1])
-        if I[K.INCHILD, root]:  # a reused root: forbid the children the full rules forbid
-            first = I[K.ICHILD, root]
-            for ch in range(first, first + I[K.INCHILD, root]):
-                p = I[K.IMOVE, ch]
-                if p >= 0 and not mask[p]:
-                    V[K.PN, ch] += 1e9
+        uct.restrict_root(tree, mask)  # a reused root: forbid the children the full rules forbid
         B, S = to_kernel(state)
-        deadline = budget.deadline - SAFETY
+        pos, params = (B, S), (state.komi, self.heavy)
+        scratch = K.SEARCH.scratch(mask.shape[0])
         limit = self.playouts if self.playouts is not None else budget.nodes
-        done = 0
-        began = time.monotonic()
-        while True:
-            now = time.monotonic()
-            if now >= deadline or (limit is not None and done >= limit):
-                break
-            n = CHUNK if limit is None else min(CHUNK, limit - done)
-            got = K.run(V, I, meta, B, S, state.komi, self.heavy, mask, n)
-            done += got
-            if got < n:  # the tree is full: start afresh next time
-                self._tree = None
-                break
-            if self.early_stop and done >= 4 * CHUNK and self._settled(V, I, root, done, now - began, deadline - now):
-                break
-        votes = self._votes(V, I, root, size, set(legal))
+        done, full = K.SEARCH.search(tree, pos, params, mask, scratch, budget.deadline - SAFETY, limit,
+                                     self.early_stop)
+        if full:  # start afresh next time
+            self._tree = None
+        allowed = set(legal)
+        votes = [(move, visits) for move, visits in ((unpadded(m, size), v) for m, v in uct.root_votes(tree))
+                 if move in allowed]
         if not votes:  # no playout finished (a tiny budget): the move the priors like best
-            move, value = self._by_prior(V, I, meta, root, B, S, mask, state, legal), 0.5
+            move, value = self._by_prior(tree, pos, params, mask, scratch, state, allowed), 0.5
         else:
             move = max(votes, key=lambda mv: mv[1])[0]
-            ch = K.child_of(I, root, padded(move, size))
-            value = float(V[K.VW, ch] / V[K.VN, ch]) if V[K.VN, ch] else 0.5
+            value = uct.value(tree, int(uct.child_of(tree.I, uct.root(tree), padded(move, size))))
         return SearchResult(move, value, 0, done, time.monotonic() - start, tuple(votes))
 
     def _wins_now(self, state: State) -> bool:
         s = state.score()
         return s > 0 if state.to_move == 1 else s < 0
 
-    def _root_for(self, state: State):
+    def _root_for(self, state: State) -> uct.Tree:
         """The tree for `state`: the old one re-rooted if it leads here, else a new one."""
         old, self._root_state = self._root_state, state
         if self.reuse and self._tree is not None and old is not None and old.komi == state.komi:
             moves = two_moves_between(old, state)
-            if moves is not None:
-                V, I, meta = self._tree
-                mine = K.child_of(I, int(meta[1]), padded(moves[0], state.size))
-                node = K.child_of(I, mine, padded(moves[1], state.size)) if mine >= 0 else -1
-                if node >= 0 and meta[0] < 0.6 * V.shape[1]:
-                    meta[1] = node
-                    return self._tree
-        self._tree = K.new_tree(self.capacity)
+            if moves is not None and uct.reroot(self._tree, [padded(m, state.size) for m in moves]):
+                return self._tree
+        self._tree = uct.new_tree(self.capacity)
         return self._tree
 
-    def _settled(self, V, I, root, done, elapsed, left) -> bool:
-        """Stop early when the most visited move cannot be overtaken in the time left, or
-        when it wins almost surely (over 95%) with a fifth of the expected work done."""
-        first = I[K.ICHILD, root]
-        visits = V[K.VN, first:first + I[K.INCHILD, root]]
-        if visits.shape[0] < 2:
-            return True
-        top2 = np.partition(visits, -2)[-2:]
-        rate = done / max(elapsed, 1e-6)
-        if top2[1] - top2[0] > rate * left:
-            return True
-        best = first + int(np.argmax(visits))
-        return bool(V[K.VN, best] > 0 and V[K.VW, best] / V[K.VN, best] > 0.95
-                    and done > 0.2 * (done + rate * left))
-
     @staticmethod
-    def _by_prior(V, I, meta, root, B, S, mask, state: State, legal: list) -> int:
+    def _by_prior(tree: uct.Tree, pos, params, mask, scratch, state: State, allowed: set) -> int:
         """The root child its priors like best (captures, escapes, patterns, nearness to the last
         move: the most prior wins, then the best prior rate); the root is expanded for it if
         no iteration did; a random non-eye move if even that cannot be done."""
-        if not I[K.INCHILD, root]:
-            K.expand(V, I, meta, root, B, S, mask)
-        first = I[K.ICHILD, root]
-        scored = [((V[K.PW, ch], (V[K.PW, ch] + 1.0) / (V[K.PN, ch] + 2.0)),
-                   unpadded(int(I[K.IMOVE, ch]), state.size)) for ch in range(first, first + I[K.INCHILD, root])]
-        allowed = set(legal)
+        K.SEARCH.expand(tree, uct.root(tree), pos, params, mask, scratch)
+        V, I = tree.V, tree.I
+        scored = [((V[uct.PW, ch], (V[uct.PW, ch] + 1.0) / (V[uct.PN, ch] + 2.0)),
+                   unpadded(int(I[uct.IMOVE, ch]), state.size)) for ch in uct.children(tree, uct.root(tree))]
         scored = [(score, move) for score, move in scored if move in allowed and move != PASS]
         if scored:
             return max(scored)[1]
         return random_move(state, random.Random(state.key()))
-
-    def _votes(self, V, I, root, size, legal: set) -> list[tuple[int, int]]:
-        first = I[K.ICHILD, root]
-        out = []
-        for ch in range(first, first + I[K.INCHILD, root]):
-            move = unpadded(int(I[K.IMOVE, ch]), size)
-            if move in legal and V[K.VN, ch] > 0:
-                out.append((move, int(V[K.VN, ch])))
-        return out
-

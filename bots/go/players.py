@@ -48,6 +48,7 @@ def warm() -> None:
 
     state = empty(9)
     MCTS(capacity=10_000, use_book=False, seed=1).choose(state, None, Budget(10.0, nodes=200))
+    MCTS(capacity=10_000, use_book=False, seed=1).choose(state, None, Budget(0.0))  # the priors' move
     AlphaBeta(seed=1)._search(state.play(40), 2, time.monotonic() + 10.0)
     fallback.warm()
     B, S = K.to_kernel(state.play(40))  # as bots.go.gtp_engine.dead_stones plays and reads them

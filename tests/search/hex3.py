@@ -1,0 +1,152 @@
+"""A toy second user of the shared numba tree (search/uct.py): Hex on a 3x3 rhombus, in numba.
+
+Cells are r * 3 + c.  Player 1 connects the top row to the bottom row, player 2 the left
+column to the right one; a cell touches (r-1, c), (r-1, c+1), (r, c-1), (r, c+1), (r+1, c-1)
+and (r+1, c).  A full board has exactly one winner, so playouts fill the board at random.
+
+A position is (board int8[9], info int64[2]: the player to move, stones on the board); the
+search's params are (prior visits, prior wins) of every move.  `solve` is the exact oracle
+(plain Python) the tests check the search against.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+import numpy as np
+
+from bots.cache import configure_numba
+
+configure_numba()  # before numba is imported: the toy caches where the games do
+
+from numba import njit  # noqa: E402
+
+from search import uct  # noqa: E402
+
+N = 3
+CELLS = N * N
+NEIGHBOURS = np.full((CELLS, 6), -1, np.int64)
+for _r in range(N):
+    for _c in range(N):
+        _k = 0
+        for _dr, _dc in ((-1, 0), (-1, 1), (0, -1), (0, 1), (1, -1), (1, 0)):
+            if 0 <= _r + _dr < N and 0 <= _c + _dc < N:
+                NEIGHBOURS[_r * N + _c, _k] = (_r + _dr) * N + _c + _dc
+                _k += 1
+
+
+@njit(cache=True)
+def winner(board):
+    """1 or 2 when that player has connected its sides, else 0."""
+    seen = np.zeros(CELLS, np.int8)
+    stack = np.empty(CELLS, np.int64)
+    for player in (1, 2):
+        seen[:] = 0
+        top = 0
+        for i in range(N):
+            start = i if player == 1 else i * N  # the top row, or the left column
+            if board[start] == player:
+                seen[start] = 1
+                stack[top] = start
+                top += 1
+        while top:
+            top -= 1
+            x = stack[top]
+            if (x // N if player == 1 else x % N) == N - 1:
+                return player
+            for k in range(6):
+                y = NEIGHBOURS[x, k]
+                if y >= 0 and seen[y] == 0 and board[y] == player:
+                    seen[y] = 1
+                    stack[top] = y
+                    top += 1
+    return 0
+
+
+@njit(cache=True)
+def to_move(pos):
+    return pos[1][0]
+
+
+@njit(cache=True)
+def copy(pos):
+    return pos[0].copy(), pos[1].copy()
+
+
+@njit(cache=True)
+def play(pos, move):
+    board, info = pos
+    board[move] = info[0]
+    info[0] = 3 - info[0]
+    info[1] += 1
+
+
+@njit(cache=True)
+def is_over(pos):
+    return winner(pos[0]) != 0
+
+
+@njit(cache=True)
+def children(pos, params, mask, moves, prior):
+    board = pos[0]
+    k = 0
+    for m in range(CELLS):
+        if board[m] == 0 and (mask.shape[0] == 0 or mask[m]):
+            moves[k] = m
+            prior[0, k] = params[0]
+            prior[1, k] = params[1]
+            k += 1
+    return k
+
+
+@njit(cache=True)
+def playout(pos, params, amaf):
+    board, info = pos
+    empty = np.empty(CELLS, np.int64)
+    n = 0
+    for m in range(CELLS):
+        if board[m] == 0:
+            empty[n] = m
+            n += 1
+    player = info[0]
+    while n:
+        j = np.random.randint(n)
+        m = empty[j]
+        n -= 1
+        empty[j] = empty[n]
+        board[m] = player
+        if amaf[m] == 0:
+            amaf[m] = player
+        player = 3 - player
+    return winner(board)
+
+
+@njit(cache=True)
+def seed(value):
+    np.random.seed(value)
+
+
+SEARCH = uct.Kernel(uct.GameKernels(to_move, copy, play, is_over, children, playout), "hex3_toy")
+PARAMS = (2.0, 1.0)
+
+
+def position(cells: str):
+    """The position of a 9-character diagram ('.', '1', '2'), rows from the top; the player
+    to move is 1 when the stones are even."""
+    board = np.array([".12".index(ch) for ch in cells], np.int8)
+    stones = int((board != 0).sum())
+    return board, np.array([1 if stones % 2 == 0 else 2, stones], np.int64)
+
+
+@lru_cache(maxsize=None)
+def solve(cells: str, player: int) -> bool:
+    """Does `player`, to move, win the position (exact, by search)?"""
+    board = np.array([".12".index(ch) for ch in cells], np.int8)
+    if winner(board):
+        return winner(board) == player
+    for m, ch in enumerate(cells):
+        if ch == ".":
+            after = cells[:m] + str(player) + cells[m + 1:]
+            if not solve(after, 3 - player):
+                return True
+    return False

@@ -1,0 +1,213 @@
+"""The shared numba tree (search/uct.py) driven by a second game: a toy 3x3 Hex in numba
+(tests/search/hex3.py), checked against its exact solution; the tree's bookkeeping (visits add
+up, AMAF, the root mask, tree reuse, a full tree, the early stop); and numba's disk cache of a
+game's specialised search across processes.  Go's use of the tree: tests/go/test_shared_tree.py.
+"""
+
+from __future__ import annotations
+
+import itertools
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from search import uct
+from tests.search import hex3
+from tests.search.hex3 import PARAMS, SEARCH, position, solve
+
+ROOT = Path(__file__).resolve().parents[2]
+NO_MASK = np.zeros(0, np.uint8)
+FAR = 1e9  # a deadline that never comes: iteration caps decide
+
+
+def search(cells: str, iterations: int, seed: int = 1, tree=None, mask=NO_MASK, **kw):
+    pos = position(cells)
+    tree = uct.new_tree(20_000) if tree is None else tree
+    hex3.seed(seed)
+    done, full = SEARCH.search(tree, pos, PARAMS, mask, SEARCH.scratch(hex3.CELLS), time.monotonic() + FAR,
+                               iterations, kw.pop("early_stop", False), **kw)
+    return tree, done, full
+
+
+def best(tree) -> int:
+    return max(uct.root_votes(tree), key=lambda mv: mv[1])[0]
+
+
+def positions(empties: int):
+    """Every legal, undecided 3x3 position with `empties` empty cells (stones balanced)."""
+    out = []
+    stones = hex3.CELLS - empties
+    for filled in itertools.combinations(range(hex3.CELLS), stones):
+        for ones in itertools.combinations(filled, (stones + 1) // 2):
+            cells = ["."] * hex3.CELLS
+            for m in filled:
+                cells[m] = "1" if m in ones else "2"
+            text = "".join(cells)
+            if not hex3.winner(np.array([".12".index(ch) for ch in text], np.int8)):
+                out.append(text)
+    return out
+
+
+@pytest.mark.parametrize("empties", [3, 4, 5])
+def test_the_search_finds_a_winning_move_whenever_there_is_one(empties):
+    """Against the exact solution: in every won position (a sample, seeded), the most visited
+    move wins."""
+    sample = positions(empties)
+    sample = [sample[i] for i in np.random.default_rng(empties).choice(len(sample), 25, replace=False)]
+    checked = 0
+    for cells in sample:
+        player = 1 if cells.count(".") % 2 == hex3.CELLS % 2 else 2
+        if not solve(cells, player):
+            continue
+        tree, done, full = search(cells, 2000)
+        assert (done, full) == (2000, False)
+        move = best(tree)
+        after = cells[:move] + str(player) + cells[move + 1:]
+        assert cells[move] == "." and not solve(after, 3 - player), (cells, move)
+        checked += 1
+    assert checked >= 5
+
+
+def test_the_empty_board_opens_with_a_winning_move():
+    winning = {m for m in range(9) if not solve("." * m + "1" + "." * (8 - m), 2)}
+    assert winning == {2, 3, 4, 5, 6}  # the short diagonal and the middle row
+    for seed in (1, 2, 3):
+        tree, done, _ = search("." * 9, 4000, seed=seed)
+        assert done == 4000 and best(tree) in winning
+
+
+def test_visits_wins_and_amaf_add_up():
+    tree, done, _ = search("." * 9, 3000, seed=5)
+    V, I, meta = tree
+    root = uct.root(tree)
+    kids = list(uct.children(tree, root))
+    assert root == 0 and V[uct.VN, root] == 3000
+    assert sorted(int(I[uct.IMOVE, ch]) for ch in kids) == list(range(9))
+    assert V[uct.VN, kids].sum() == 3000  # every iteration went through one root move
+    assert (V[uct.VW, :meta[0]] <= V[uct.VN, :meta[0]]).all()
+    assert (V[uct.VW, :meta[0]] == np.floor(V[uct.VW, :meta[0]])).all()  # no draws: no half wins
+    assert (V[uct.RW, :meta[0]] <= V[uct.RN, :meta[0]]).all()
+    # AMAF: a root move is counted whenever player 1 played it in the iteration, so every
+    # iteration counts for the five cells player 1 fills (the board always fills up, or wins)
+    assert (V[uct.RN, kids] >= V[uct.VN, kids]).all()
+    assert (V[uct.PN, kids] == PARAMS[0]).all() and (V[uct.PW, kids] == PARAMS[1]).all()
+    assert uct.value(tree, kids[4]) == pytest.approx(V[uct.VW, kids[4]] / V[uct.VN, kids[4]])
+    assert sum(v for _, v in uct.root_votes(tree)) == 3000
+
+
+def test_the_same_seed_gives_the_same_tree():
+    a, _, _ = search("1.2......", 1500, seed=9)
+    b, _, _ = search("1.2......", 1500, seed=9)
+    c, _, _ = search("1.2......", 1500, seed=10)
+    assert uct.root_votes(a) == uct.root_votes(b) and (a.V == b.V).all()
+    assert uct.root_votes(a) != uct.root_votes(c)
+
+
+def test_the_root_mask_filters_only_the_root():
+    mask = np.zeros(9, np.uint8)
+    mask[[0, 8]] = 1
+    tree, done, _ = search("." * 9, 500, mask=mask)
+    assert done == 500
+    assert {int(tree.I[uct.IMOVE, ch]) for ch in uct.children(tree, 0)} == {0, 8}
+    deeper = [ch for ch in uct.children(tree, 0) if tree.I[uct.INCHILD, ch]]
+    assert deeper and all(tree.I[uct.INCHILD, ch] == 8 for ch in deeper)  # all 8 empty cells
+
+
+def test_restrict_root_keeps_the_search_off_masked_moves():
+    tree, _, _ = search("." * 9, 300)
+    before = {int(tree.I[uct.IMOVE, ch]): float(tree.V[uct.VN, ch]) for ch in uct.children(tree, 0)}
+    mask = np.ones(9, np.uint8)
+    mask[4] = 0
+    uct.restrict_root(tree, mask)
+    search("." * 9, 600, tree=tree, seed=2)
+    after = {int(tree.I[uct.IMOVE, ch]): float(tree.V[uct.VN, ch]) for ch in uct.children(tree, 0)}
+    assert after[4] == before[4]  # the centre got no visit more
+    assert sum(after.values()) == sum(before.values()) + 600
+
+
+def test_reroot_reuses_the_subtree_of_two_moves():
+    tree, _, _ = search("." * 9, 3000, seed=4)
+    mine = best(tree)
+    node = int(uct.child_of(tree.I, 0, mine))
+    reply = max(uct.children(tree, node), key=lambda ch: tree.V[uct.VN, ch])
+    theirs = int(tree.I[uct.IMOVE, reply])
+    old = float(tree.V[uct.VN, reply])
+    assert not uct.reroot(tree, [mine, 99])  # no such child: nothing changes
+    assert uct.root(tree) == 0
+    assert uct.reroot(tree, [mine, theirs]) and uct.root(tree) == reply
+    cells = ["."] * 9
+    cells[mine], cells[theirs] = "1", "2"
+    search("".join(cells), 400, tree=tree)
+    assert tree.V[uct.VN, reply] == old + 400
+    assert {m for m, _ in uct.root_votes(tree)} <= set(range(9)) - {mine, theirs}
+    assert not uct.reroot(tree, [], max_fill=0.0)  # too full to reuse
+
+
+def test_a_full_tree_stops_the_search():
+    pos = position("." * 9)
+    tree = uct.new_tree(60)  # the root's 9 children and a few expansions
+    hex3.seed(1)
+    done, full = SEARCH.search(tree, pos, PARAMS, NO_MASK, SEARCH.scratch(9), time.monotonic() + FAR, 5000)
+    assert full and 0 < done < 5000
+    assert tree.meta[0] <= 60 and tree.V[uct.VN, 0] == done
+
+
+def test_the_early_stop_ends_a_search_whose_move_is_forced():
+    """One empty cell: one root move, so the choice is made after the first four chunks."""
+    tree, done, full = search("11122122.", 10_000, early_stop=True, chunk=64)
+    assert (done, full) == (4 * 64, False)
+    tree, done, _ = search("." * 9, 2000, early_stop=True, chunk=64)
+    assert done == 2000  # a real choice and time to spare: no early stop before the cap
+
+
+def test_the_deadline_stops_the_search():
+    tree = uct.new_tree(200_000)
+    t = time.monotonic()
+    done, full = SEARCH.search(tree, position("." * 9), PARAMS, NO_MASK, SEARCH.scratch(9), t + 0.05,
+                               early_stop=False)
+    assert 0 < done and not full
+    assert time.monotonic() - t < 1.0
+
+
+def test_expand_lists_the_children_without_iterating():
+    tree = uct.new_tree(100)
+    assert SEARCH.expand(tree, 0, position("1.2......"), PARAMS, NO_MASK, SEARCH.scratch(9))
+    assert [int(tree.I[uct.IMOVE, ch]) for ch in uct.children(tree, 0)] == [1, 3, 4, 5, 6, 7, 8]
+    assert tree.V[uct.VN, 0] == 0 and not uct.root_votes(tree)
+    assert not SEARCH.expand(uct.new_tree(100), 0, position("121212121"), PARAMS, NO_MASK, SEARCH.scratch(9))
+
+
+def test_kernel_names_must_be_identifiers():
+    with pytest.raises(ValueError):
+        uct.Kernel(SEARCH.game, "hex 3")
+
+
+def test_a_second_process_loads_the_specialised_search_from_the_disk_cache(tmp_path):
+    """The first process compiles the toy's search and saves it in NUMBA_CACHE_DIR; the second
+    loads it (a hit, no compilation), and nothing is written next to the sources."""
+    code = ("import time, numpy as np; from tests.search import hex3; from search import uct; "
+            "tree = uct.new_tree(1000); "
+            "hex3.SEARCH.search(tree, hex3.position('.' * 9), hex3.PARAMS, np.zeros(0, np.uint8), "
+            "hex3.SEARCH.scratch(9), time.monotonic() + 60, 50); s = hex3.SEARCH.run.stats; "
+            "print(sum(s.cache_hits.values()), sum(s.cache_misses.values()), uct.CACHE)")
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path)}
+    runs = [subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True,
+                           timeout=300) for _ in range(2)]
+    assert [r.returncode for r in runs] == [0, 0], runs[0].stderr[-2000:] + runs[1].stderr[-2000:]
+    assert runs[0].stdout.split() == ["0", "1", "True"]  # compiled, saved
+    assert runs[1].stdout.split() == ["1", "0", "True"]  # loaded
+    saved = [p.name for p in tmp_path.rglob("*.nbi")]
+    assert any(name.startswith("uct.run_hex3_toy_") for name in saved)
+    assert not list((ROOT / "search").rglob("*.nb[ic]")) and not list((ROOT / "tests").rglob("*.nb[ic]"))
+
+
+def test_the_search_is_named_for_the_game_and_its_sources():
+    """A game's kernel file changing gives its search a new cache name (numba checks this file)."""
+    name = SEARCH.run.py_func.__qualname__
+    assert name.startswith("run_hex3_toy_") and name == uct.specialise(SEARCH.game, "hex3_toy").py_func.__qualname__
+    assert uct._digest(SEARCH.game) != uct._digest(uct.GameKernels(*([uct.select] * 6)))
