@@ -374,6 +374,19 @@ class Lines:
         return self.all
 
 
+def logged(predicate):
+    """A Lines.until predicate: the line is a JSON log entry that `predicate` accepts."""
+
+    def check(line: str) -> bool:
+        try:
+            entry = json.loads(line)
+        except ValueError:
+            return False
+        return isinstance(entry, dict) and "event" in entry and bool(predicate(entry))
+
+    return check
+
+
 # `bots ARGS` with Ctrl-C handled as in an interactive shell, even if the test runner itself was started
 # with SIGINT ignored (a background job), which the child would inherit.
 WITH_SIGINT = [sys.executable, "-c", "import signal, sys; signal.signal(signal.SIGINT, signal.default_int_handler); "
@@ -401,13 +414,15 @@ def test_a_real_game_between_two_client_commands_on_our_referee():
         listening = json.loads(server_err.until(lambda l: "referee listening" in l, 30))
         port = str(listening["port"])
         assert int(port) > 0 and listening["map"] == "thetrap"
-        # The docker form, then (half a second later, so it plays werewolves) the course convention.
+        # The docker form; once it has connected, the course convention (which so plays werewolves).
         clients.append(start("--log-format", "json", "--game", "twilight", "--host", "127.0.0.1", "--port", port,
                              "--player", "greedy", "--move-time", "0.5", "--overhead", "0.2", "--name", "first"))
-        time.sleep(0.5)
+        first_err = Lines(clients[0].stderr)
+        first_err.until(logged(lambda entry: entry["event"] == "connected"), 30)  # its NME is sent
         clients.append(start("--log-format", "json", "play", "twilight", "127.0.0.1", port, "--player", "random",
                              "--move-time", "0.5", "--overhead", "0.2", "--name", "second"))
-        outputs = [c.communicate(timeout=60) for c in clients]
+        clients[0].wait(timeout=60)
+        outputs = [(clients[0].stdout.read(), "".join(first_err.rest())), clients[1].communicate(timeout=60)]
         record = json.loads(server_out.until(lambda l: l.startswith("{"), 10))
         server.send_signal(signal.SIGINT)
         server.wait(timeout=10)
@@ -520,21 +535,17 @@ def test_serve_stops_cleanly_on_sigterm(command):
     port = free_port()
     proc = subprocess.Popen([*BOTS, "--log-format", "json", *command, "--port", str(port)], cwd=ROOT,
                             stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    err_lines = Lines(proc.stderr)
     try:
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline:
-            try:
-                socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
-                break
-            except OSError:
-                time.sleep(0.1)
-        else:
-            pytest.fail(f"{command} never listened on {port}")
-        time.sleep(0.2)
+        # Its SIGTERM handler is installed before it listens, and it logs once it listens.
+        err_lines.until(logged(lambda entry: entry["event"].endswith("listening") and entry.get("port") == port), 30)
         proc.send_signal(signal.SIGTERM)
-        out, err = proc.communicate(timeout=10)
+        proc.wait(timeout=10)
+        err = "".join(err_lines.rest())
     finally:
         proc.kill()
+        proc.wait()
+        proc.stdout.close()
     assert proc.returncode == 0, err
     assert "Traceback" not in err
     with pytest.raises(OSError):

@@ -25,6 +25,7 @@ from bots.settings import BotSettings, Settings
 from bots.twilight.maps import load_map
 from bots.twilight.referee import Referee, RefereeConfig
 from bots.twilight.session import TwilightBot, play
+from tests.helpers import until
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -132,9 +133,9 @@ async def test_keep_playing_retries_until_the_server_is_up(runner):
     backoff = Backoff(first=0.05, cap=0.2, rng=random.Random(0))
     entry = BotSettings("twilight", bot("patient", port), games=1)
     task = asyncio.ensure_future(keep_playing(entry, runner, backoff=backoff, pause=0.05))
-    await asyncio.sleep(0.5)
-    assert not task.done()
-    assert backoff.failures >= 2  # refused, refused, ... each one a retry after a delay
+    # refused, refused, ... each one a retry after a delay
+    await until(lambda: backoff.failures >= 2 or task.done(), what="two refused connections")
+    assert not task.done(), task.result()
     referee, _ = await start_referee(port=port)
     try:
         opponent = asyncio.ensure_future(play(bot("opponent", port, "random"), runner))
@@ -185,7 +186,7 @@ async def test_garbage_stops_one_bot_while_another_keeps_playing(runner):
         assert await asyncio.wait_for(victim, 10) == 0  # stopped, without retrying, even with games=0
         opponent = asyncio.ensure_future(play(bot("opponent", port, "random"), runner))
         played, games = await asyncio.wait_for(asyncio.gather(healthy, opponent), 60)
-        await asyncio.sleep(0.2)  # time for a retry, which must not happen
+        await asyncio.sleep(0.2)  # time for a retry, which must not happen (no event marks its absence)
     finally:
         junk.close()
         await referee.close()
@@ -224,15 +225,17 @@ def unreachable_settings(n: int = 2) -> Settings:
 async def test_sigterm_cancels_every_bot_and_run_returns_zero(monkeypatch):
     started = asyncio.Event()
     real = daemon.keep_playing
+    bots = []
 
     async def watched(*args, **kw):
-        started.set()
+        bots.append(args[0].bot.name)
+        if len(bots) == 2:
+            started.set()
         return await real(*args, **kw)
 
     monkeypatch.setattr(daemon, "keep_playing", watched)
-    task = asyncio.ensure_future(daemon.run(unreachable_settings()))
-    await asyncio.wait_for(started.wait(), 30)
-    await asyncio.sleep(0.1)
+    task = asyncio.ensure_future(daemon.run(unreachable_settings(2)))
+    await asyncio.wait_for(started.wait(), 30)  # every bot is playing
     os.kill(os.getpid(), signal.SIGTERM)
     assert await asyncio.wait_for(task, 10) == 0
     # The handlers are removed again: SIGTERM is back to its default.
@@ -378,6 +381,7 @@ class Daemon:
 # first signal starts a stop that is still running when the second signal arrives.
 SLOW_STOP = """\
 import asyncio, sys
+import structlog
 from bots import cli, daemon
 
 real = daemon.keep_playing
@@ -386,6 +390,7 @@ async def slow_to_stop(*args, **kw):
     try:
         return await real(*args, **kw)
     except asyncio.CancelledError:
+        structlog.get_logger("bots.test").info("slow stop begins")
         await asyncio.sleep(5)
         raise
 
@@ -496,7 +501,8 @@ def test_a_second_signal_during_a_slow_stop_exits_at_once(tmp_path):
         d.until("daemon started", 30)
         d.proc.send_signal(signal.SIGTERM)
         d.until("signal received: stopping every bot", 10)
-        time.sleep(0.2)  # the bots are now in their 5 s stop
+        for _ in range(2):  # both bots are now in their 5 s stop
+            d.until("slow stop begins", 10)
         d.proc.send_signal(signal.SIGTERM)
         t0 = time.monotonic()
         d.proc.wait(10)
@@ -517,7 +523,8 @@ def test_the_forced_exit_leaves_no_worker_behind(tmp_path):
         assert len(d.children) >= 3
         d.proc.send_signal(signal.SIGTERM)
         d.until("signal received: stopping every bot", 10)
-        time.sleep(0.2)
+        for _ in range(2):  # both bots are now in their 5 s stop
+            d.until("slow stop begins", 10)
         d.proc.send_signal(signal.SIGTERM)
         code, _, err = d.wait(10)
         assert code == 1, err
@@ -568,7 +575,7 @@ async def test_a_refused_go_login_stops_that_bot_without_retrying():
     try:
         played = await asyncio.wait_for(keep_playing(entry, SearchRunner(1), backoff=Backoff(first=0.05), pause=0.05),
                                         10)
-        await asyncio.sleep(0.2)  # time for a retry, which must not happen
+        await asyncio.sleep(0.2)  # time for a retry, which must not happen (no event marks its absence)
     finally:
         server.close()
     assert played == 0 and connections == 1

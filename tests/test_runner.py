@@ -15,6 +15,7 @@ from bots.twilight.maps import load_map
 from bots.twilight.players import greedy_action
 from bots.twilight.rules import is_legal
 from search.budget import Budget, SearchResult
+from tests.helpers import until, until_sync
 
 
 def ignores_deadline(seconds: float, budget: Budget) -> SearchResult:
@@ -53,13 +54,6 @@ def player_identity(game: str, name: str, params: tuple, session: str, budget: B
     from bots.players import _cached
 
     return SearchResult((os.getpid(), id(_cached(session, game, name, params))))
-
-
-async def until(condition, seconds: float = 10.0) -> None:
-    deadline = time.monotonic() + seconds
-    while not condition():
-        assert time.monotonic() < deadline, "timed out"
-        await asyncio.sleep(0.05)
 
 
 async def test_result_of_a_search_is_returned_with_its_work(runner):
@@ -222,7 +216,8 @@ async def test_a_hung_worker_is_killed_alone_and_the_other_search_runs_on(runner
     assert report.fallback is None
     survivor = report.move
     (killed,) = set(pids) - {survivor}
-    await until(lambda: not _running(killed) and len(runner.worker_pids()) == runner.workers)
+    await until(lambda: not _running(killed) and len(runner.worker_pids()) == runner.workers, timeout=10,
+                what="the hung worker killed and replaced")
     assert survivor in runner.worker_pids()
     for _ in range(20):  # until a job reaches the replacement, which takes none before its warm-up
         reports = await asyncio.gather(*(runner.run(state_after, 0.2, budget=Budget(5.0), fallback=None)
@@ -320,10 +315,7 @@ def test_workers_die_with_a_killed_owner(tmp_path):
         proc.kill()
         proc.wait()
         proc.stdout.close()
-    deadline = time.monotonic() + 5.0
-    while any(_running(p) for p in pids) and time.monotonic() < deadline:
-        time.sleep(0.05)
-    assert not any(_running(p) for p in pids)
+    until_sync(lambda: not any(_running(p) for p in pids), timeout=5.0, what=f"workers {pids} gone")
 
 
 async def test_a_runner_for_more_bots_than_cores_has_a_process_per_bot():

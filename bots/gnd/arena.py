@@ -44,8 +44,11 @@ async def run_arena(a: Side, b: Side, game: str, size: int, games: int, clock: f
             for n in numbers:
                 first, second = ("A", "B") if n % 2 == 0 else ("B", "A")
                 red = asyncio.ensure_future(play(bots[first], runner))
-                while server.waiting() < 1 and not red.done():
-                    await asyncio.sleep(0.005)  # the first to queue plays Red
+                # The first to queue plays Red: blue starts once red is queued (or once red's
+                # session has ended: gather raises its error).
+                queued = asyncio.ensure_future(server.wait_queued(1))
+                await asyncio.wait([red, queued], return_when=asyncio.FIRST_COMPLETED)
+                queued.cancel()
                 blue = asyncio.ensure_future(play(bots[second], runner))
                 await asyncio.gather(red, blue)
                 record = as_match_record(server.records[-1], label)

@@ -173,6 +173,7 @@ class GndServer:
         self._closing = False
         self._register_lock = asyncio.Lock()
         self._recorded = asyncio.Event()
+        self._queued = asyncio.Event()  # set when a client joins the /start queue
         self._runner: web.AppRunner | None = None
         self.port = 0
 
@@ -211,6 +212,14 @@ class GndServer:
     def waiting(self) -> int:
         """Clients currently queued in /start."""
         return len(self._queue)
+
+    async def wait_queued(self, count: int = 1) -> None:
+        """Wait until at least `count` clients are queued in /start.  Pairing is FIFO (the first
+        queued plays Red), so whoever wants a player to be Red starts its /start, awaits this, and
+        only then lets the other one queue."""
+        while len(self._queue) < count:
+            self._queued.clear()
+            await self._queued.wait()
 
     async def wait_games(self, count: int) -> list[dict]:
         """Wait until at least `count` games have finished; returns `records`."""
@@ -326,6 +335,7 @@ class GndServer:
         waiter = _Waiter(group, asyncio.get_running_loop().create_future())
         self._queue.append(waiter)
         group.queued = True
+        self._queued.set()
         log.info("waiting for an opponent", members=group.members)
         try:
             return await waiter.future

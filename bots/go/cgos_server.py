@@ -149,6 +149,7 @@ class CgosServer:
         self._tasks: set[asyncio.Task] = set()
         self._handlers: set[asyncio.Task] = set()  # one per connection
         self._pairing: asyncio.Task | None = None
+        self._changed = asyncio.Event()  # set (and replaced) when the queue or the logins change
 
     # -- life cycle -----------------------------------------------------------------------
 
@@ -191,6 +192,7 @@ class CgosServer:
         self._conns.clear()
         self._online.clear()
         self._waiting.clear()
+        self._notify()
 
     def _spawn(self, coro) -> asyncio.Task:
         task = asyncio.get_running_loop().create_task(coro)
@@ -205,6 +207,22 @@ class CgosServer:
     def running(self) -> list[int]:
         """Game ids in progress."""
         return list(self._games)
+
+    async def wait_waiting(self, names: list[str]) -> None:
+        """Wait until the names waiting to be paired are `names`, in this order.  A new pair
+        gives Black to whoever waited first, so whoever wants a player to be Black logs it in,
+        awaits this, and only then logs in the other."""
+        while self.waiting() != list(names):
+            await self._changed.wait()
+
+    async def wait_offline(self, name: str) -> None:
+        """Wait until the server has seen `name` disconnect (it has no connection logged in)."""
+        while name in self._online:
+            await self._changed.wait()
+
+    def _notify(self) -> None:
+        event, self._changed = self._changed, asyncio.Event()
+        event.set()
 
     # -- connections and login ------------------------------------------------------------
 
@@ -286,6 +304,7 @@ class CgosServer:
             old.close()
         conn.name = name
         self._online[name] = conn
+        self._notify()
         self.log.info("logged in", name=name, peer=conn.peer)
         return True
 
@@ -308,6 +327,7 @@ class CgosServer:
         conn.status = "waiting"
         assert conn.name is not None
         self._waiting[conn.name] = conn
+        self._notify()
         if self._pairing is None or self._pairing.done():
             self._pairing = asyncio.get_running_loop().create_task(self._pair_later())
 
@@ -316,6 +336,7 @@ class CgosServer:
         if conn.name is not None and self._online.get(conn.name) is conn:
             del self._online[conn.name]
             self._waiting.pop(conn.name, None)
+            self._notify()
             self.log.info("disconnected", name=conn.name, in_game=conn.name in self._game_of)
         conn.status = "closed"
 
@@ -389,6 +410,7 @@ class CgosServer:
             if conn is not None:
                 conn.status = "playing"
                 conn.send(setup)
+        self._notify()
         self.log.info("game started", gid=gid, black=black, white=white)
         self._prompt(game, game.turn_start)
 

@@ -39,7 +39,11 @@ async def run_arena(a: Side, b: Side, maps: list[str], games: int, move_time: fl
                 bots = [TwilightBot(name=s.label, port=port, player=s.player, params=s.params,
                                     move_time=move_time, overhead=overhead, max_plies=max_plies) for s in (a, b)]
                 first = asyncio.ensure_future(play(bots[0], runner))
-                await asyncio.sleep(0.05)  # A connects first: A plays vampires in game 0
+                # A connects first: A plays vampires in game 0.  B connects once the referee has
+                # accepted A's connection (or once A's session has ended: gather raises its error).
+                accepted = asyncio.ensure_future(referee.connected(1))
+                await asyncio.wait([first, accepted], return_when=asyncio.FIRST_COMPLETED)
+                accepted.cancel()
                 second = asyncio.ensure_future(play(bots[1], runner))
                 await asyncio.gather(first, second)
             finally:

@@ -96,6 +96,8 @@ class Referee:
         self.records: list[dict] = []
         self._waiting: Seat | None = None
         self._matches: set[asyncio.Task] = set()
+        self._accepted = 0  # connections accepted so far
+        self._accepted_more = asyncio.Event()
         self.server: asyncio.base_events.Server | None = None
 
     async def start(self, host: str = "127.0.0.1", port: int = 0) -> int:
@@ -113,9 +115,19 @@ class Referee:
         if self._waiting:
             await self._waiting.close()
 
+    async def connected(self, count: int) -> None:
+        """Wait until `count` connections have been accepted since the start.  The order of
+        connections decides the species (the first of a pair plays vampires in game 0), so whoever
+        wants a player to be first connects it, awaits this, and only then connects the other."""
+        while self._accepted < count:
+            self._accepted_more.clear()
+            await self._accepted_more.wait()
+
     async def _accept(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         seat = Seat(reader, writer)
         seat.start()
+        self._accepted += 1
+        self._accepted_more.set()
         if self._waiting is None:
             self._waiting = seat
             return

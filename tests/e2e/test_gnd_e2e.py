@@ -19,6 +19,7 @@ from bots.gnd import session as session_mod
 from bots.gnd.session import GndBot, Refused, play
 from bots.gopher import rules as gopher_rules
 from protocol import gnd
+from tests.helpers import reached
 
 PASSWORD = "hunter2-Zq9"
 
@@ -38,9 +39,7 @@ def replay(record: dict):
 async def two_bots(server, a: GndBot, b: GndBot, runner, timeout: float = 90):
     """a queues first (Red), then b (Blue); both sessions to the end."""
     red = asyncio.ensure_future(play(a, runner))
-    while server.waiting() < 1:
-        assert not red.done(), red.result()
-        await asyncio.sleep(0.005)
+    await reached(server.wait_queued(1), "a queued in /start", watching=red)
     blue = asyncio.ensure_future(play(b, runner))
     return await asyncio.wait_for(asyncio.gather(red, blue), timeout)
 
@@ -121,8 +120,7 @@ async def test_opponent_that_never_plays_loses_on_time_as_red(serve, runner):
                 return await resp.json()
 
         start = asyncio.ensure_future(sleeper_start())  # queued first: Red
-        while server.waiting() < 1:
-            await asyncio.sleep(0.005)
+        await reached(server.wait_queued(1), "the sleeper queued in /start", watching=start)
         bot = GndBot(game="gopher", server=url, group=1, members="us", password="pw")
         ours = asyncio.ensure_future(play(bot, runner))
         first = await asyncio.wait_for(start, 10)
@@ -137,8 +135,7 @@ async def test_opponent_that_never_plays_loses_on_time_as_blue(serve, runner):
     server, url = await serve(game="gopher", size=4, time=1.0)
     bot = GndBot(game="gopher", server=url, group=1, members="us", password="pw")
     ours = asyncio.ensure_future(play(bot, runner))
-    while server.waiting() < 1:
-        await asyncio.sleep(0.005)
+    await reached(server.wait_queued(1), "our bot queued in /start", watching=ours)  # queued first: Red
     async with aiohttp.ClientSession(timeout=aiohttp.ClientTimeout(total=10)) as http:
         body = gnd.register(99, "sleeper", "zz", ["gopher"]).to_json()
         async with http.post(url + "/register", json=body) as resp:

@@ -11,6 +11,7 @@ from bots.twilight.session import SessionClosed, TwilightBot, play
 from protocol.twilight import (
     CLIENT_FRAMES, Bye, Cell, Decoder, End, Hme, Hum, Map, Mov, Move, Nme, ProtocolError, Set, Upd, encode,
 )
+from tests.helpers import reached, until
 
 
 async def referee_for(map_name, **kw):
@@ -25,7 +26,7 @@ async def test_two_games_on_one_connection_end_set_then_bye(runner):
     a = TwilightBot(name="A", port=port, player="expecti", move_time=0.5, overhead=0.15)
     b = TwilightBot(name="B", port=port, player="greedy", move_time=0.5, overhead=0.15)
     first = asyncio.ensure_future(play(a, runner))
-    await asyncio.sleep(0.05)
+    await reached(referee.connected(1), "the referee accepted A's connection", watching=first)  # A: vampires
     ga, gb = await asyncio.wait_for(asyncio.gather(first, play(b, runner)), 120)
     await referee.close()
     assert len(ga) == len(gb) == 2  # END, SET (second game), END, BYE
@@ -188,13 +189,11 @@ async def play_one_bad_game(send):
     """First connection (vampires) misbehaves with `send`; returns the referee's record."""
     referee, port = await referee_for("thetrap", move_timeout=0.3, games=1, max_plies=4)
     bad = await RawClient.connect(port, "bad")
+    await reached(referee.connected(1), "the referee accepted the first connection (vampires)")
     good = await RawClient.connect(port, "good")
     await bad.until_upd()
     await send(bad.writer)
-    for _ in range(50):
-        if referee.records:
-            break
-        await asyncio.sleep(0.1)
+    await until(lambda: referee.records, what="the referee's record of the game")
     await referee.close()
     return referee.records[0]
 
@@ -219,15 +218,13 @@ async def test_rule_breakers_lose(payload, reason):
 async def test_timeout_skips_the_ply_without_losing():
     referee, port = await referee_for("thetrap", move_timeout=0.2, games=1, max_plies=2)
     slow = await RawClient.connect(port, "slow")
+    await reached(referee.connected(1), "the referee accepted the first connection (vampires)")
     fast = await RawClient.connect(port, "fast")
     await slow.until_upd()
     upd = await fast.until_upd()  # arrives after the time-out: the ply passed to werewolves
     fast.writer.write(encode(Mov((Move(4, 1, 4, 5, 1),))))
     await fast.writer.drain()
-    for _ in range(50):
-        if referee.records:
-            break
-        await asyncio.sleep(0.05)
+    await until(lambda: referee.records, what="the referee's record of the game")
     await referee.close()
     record = referee.records[0]
     assert upd.cells == ()  # nobody has touched a cell yet

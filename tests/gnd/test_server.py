@@ -18,6 +18,7 @@ from bots.dodo import rules as dodo_rules
 from bots.gopher import rules as gopher_rules
 from protocol import gnd
 from protocol.gnd import decode_action, encode_action, parse_turn
+from tests.helpers import reached, until
 
 
 @pytest.fixture
@@ -85,20 +86,13 @@ class Client:
         return body, seen
 
 
-async def until(predicate, timeout: float = 2.0) -> None:
-    deadline = time.monotonic() + timeout
-    while not predicate():
-        assert time.monotonic() < deadline, "condition not reached"
-        await asyncio.sleep(0.005)
-
-
 async def pair(session, base, server) -> tuple[Client, Client, asyncio.Task]:
     """Register red and blue; red's /start is queued first.  Returns the task of red's /start."""
     red, blue = Client(session, base, 1, "red team"), Client(session, base, 2, "blue team")
     await red.register()
     await blue.register()
     red_start = asyncio.create_task(red.start())
-    await until(lambda: server.waiting() == 1)
+    await reached(server.wait_queued(1), "red queued in /start", watching=red_start)
     return red, blue, red_start
 
 
@@ -320,7 +314,7 @@ async def test_game_limit_and_close(serve, session):
     lonely = Client(session, base2, 1, "lonely")
     await lonely.register()
     pending = asyncio.create_task(lonely.start())
-    await until(lambda: server2.waiting() == 1)
+    await reached(server2.wait_queued(1), "the lonely client queued in /start", watching=pending)
     t0 = time.monotonic()
     await server2.close()
     status, _ = await pending
@@ -332,9 +326,9 @@ async def test_queued_client_that_leaves_is_not_paired(serve, session):
     ghost = Client(session, base, 1, "ghost")
     await ghost.register()
     task = asyncio.create_task(ghost.start())
-    await until(lambda: server.waiting() == 1)
+    await reached(server.wait_queued(1), "the ghost queued in /start", watching=task)
     task.cancel()  # the client closes its connection
-    await until(lambda: server.waiting() == 0)
+    await until(lambda: server.waiting() == 0, what="the server noticed that the ghost left its queue")
     red, blue, red_start = await pair(session, base, server)
     blue_start = asyncio.create_task(blue.start())
     status, first = await red_start

@@ -7,7 +7,8 @@
     python fake_gtp_engine.py garbage           every genmove answers `= zz99`
     python fake_gtp_engine.py crash             exits (code 3, a line on stderr) at its 2nd genmove
     python fake_gtp_engine.py slow [S] [N]      like good, but sleeps S seconds (default 1) before
-                                                each of its first N genmove answers (default all)
+                                                each of its first N genmove answers (default all),
+                                                saying `fake engine: thinking` on stderr first
     python fake_gtp_engine.py resign            its first genmove answers `resign`
     python fake_gtp_engine.py refuse            like good, but answers `? illegal move` to every play
 
@@ -158,6 +159,8 @@ def main(argv: list[str]) -> int:
                 text = vertex(next(iter(game.board)))
             else:
                 if mode == "slow" and genmoves <= slow_count:
+                    sys.stderr.write(f"fake engine: thinking for {sleep:g} s\n")  # tests wait for this
+                    sys.stderr.flush()
                     time.sleep(sleep)
                 p = game.choose(colour)
                 game.play(colour, p)

@@ -26,6 +26,7 @@ from bots.go.sgf import game_sgf, parse_moves, sgf_point
 from bots.matches import report, summarise
 from bots.runner import SearchRunner
 from protocol.gtp import parse_vertex
+from tests.helpers import until
 
 FAKE = str(Path(__file__).with_name("fake_gtp_engine.py"))
 GNUGO = shutil.which("gnugo") or ("/usr/games/gnugo" if os.path.exists("/usr/games/gnugo") else None)
@@ -35,6 +36,11 @@ amod = pytest.mark.asyncio(loop_scope="module")
 
 def fake(*mode: str) -> list[str]:
     return [sys.executable, FAKE, *mode]
+
+
+async def thinking(proc: GtpProcess) -> None:
+    """Until a `slow` fake engine has its genmove: it says so on stderr, then sleeps."""
+    await until(lambda: "thinking" in proc.stderr_tail(), timeout=10, what="the engine got its genmove")
 
 
 @pytest_asyncio.fixture(scope="module", loop_scope="module")
@@ -220,7 +226,7 @@ async def test_gtp_process_cancelled_command():
     proc = GtpProcess(fake("slow", "30"))
     await proc.start()
     task = asyncio.ensure_future(proc.send("genmove", "b"))
-    await asyncio.sleep(0.3)
+    await thinking(proc)
     task.cancel()
     with pytest.raises(asyncio.CancelledError):
         await task
@@ -234,7 +240,7 @@ async def test_gtp_process_closed_during_a_command():
     proc = GtpProcess(fake("slow", "30"))
     await proc.start()
     task = asyncio.ensure_future(proc.send("genmove", "b"))
-    await asyncio.sleep(0.3)
+    await thinking(proc)
     t0 = time.monotonic()
     await proc.close()  # does not wait for the answer: the engine is killed
     assert time.monotonic() - t0 < 1
@@ -254,7 +260,8 @@ async def test_gtp_process_closed_during_a_command():
 async def test_gtp_process_bad_engines(script, reason):
     proc = GtpProcess(["sh", "-c", script])
     await proc.start()
-    await asyncio.sleep(0.05)
+    if script == "exit 0":  # gone before the first command
+        await until(lambda: proc.returncode is not None, what="the engine exited")
     try:
         with pytest.raises(EngineError) as info:
             await proc.send("name", timeout=5)
@@ -280,10 +287,8 @@ async def test_engine_behind_a_wrapper_script_goes_too(quit_first):
                 await proc.send("genmove", "b", timeout=0.2)
     finally:
         await proc.close()
-    t0 = time.monotonic()
-    while processes_with(marker) and time.monotonic() - t0 < 2:
-        await asyncio.sleep(0.02)
-    assert processes_with(marker) == [] and engine_children() == []
+    await until(lambda: not processes_with(marker), timeout=2, what=f"every process of {marker} gone")
+    assert engine_children() == []
 
 
 @amod
@@ -445,8 +450,9 @@ async def test_hard_timeout_loses_and_engine_is_restarted(go_runner):
 async def test_arena_cancelled_closes_engines(go_runner):
     b = GtpSide("B", fake("slow", "20"))
     task = asyncio.ensure_future(run_arena(OurSide("A", "random"), b, 3, go_runner, per_move=0.1))
-    await asyncio.sleep(0.5)
-    assert b.process is not None and b.process.alive
+    await until(lambda: b.process is not None and "thinking" in b.process.stderr_tail(), timeout=10,
+                what="B's engine thinking in the arena")
+    assert b.process.alive
     task.cancel()
     with pytest.raises(asyncio.CancelledError):
         await task

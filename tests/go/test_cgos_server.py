@@ -18,6 +18,7 @@ from bots.go.cgos_server import RANDOM_NAME, CgosServer
 from bots.go.cgos_session import CgosBot, play
 from bots.runner import SearchRunner
 from bots.settings import BotSettings
+from tests.helpers import reached, until
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 
@@ -100,8 +101,7 @@ async def logged_in(server: CgosServer, name: str, password: str = "secret1") ->
 async def pair(server: CgosServer, black: str = "beta-bot", white: str = "alpha-bot") -> tuple[Client, Client]:
     """Two fresh clients, paired: whoever waits first gets Black in a new pair."""
     b = await logged_in(server, black, "secret2")
-    while server.waiting() != [black]:
-        await asyncio.sleep(0.005)
+    await reached(server.wait_waiting([black]), f"{black} waiting to be paired")
     w = await logged_in(server, white, "secret1")
     return b, w
 
@@ -131,8 +131,7 @@ async def test_first_login_registers_then_the_password_is_checked(serve):
     await first.silent(0.15)  # no welcome line: waiting
     assert server.waiting() == ["alpha-bot"]
     first.close()
-    while server.waiting():
-        await asyncio.sleep(0.005)
+    await reached(server.wait_waiting([]), "the server saw alpha-bot disconnect")
 
     wrong = await logged_in(server, "alpha-bot", "wrongpw")
     assert await wrong.recv() == "Error: Sorry, password doesn't match"
@@ -177,8 +176,7 @@ async def test_a_second_login_kicks_the_first_connection(serve):
     second = await logged_in(server, "alpha-bot", "secret1")
     assert await first.recv() == "info another login is being attempted using this user name"
     await first.eof()
-    await asyncio.sleep(0.1)
-    assert server.waiting() == ["alpha-bot"]
+    await reached(server.wait_waiting(["alpha-bot"]), "the second connection waiting to be paired")
     await second.silent(0.1)
 
 
@@ -261,6 +259,8 @@ async def test_resign_and_an_improper_answer_to_gameover(serve):
         assert gameover(await client.recv()) == ("W+Resign", "Resignation")
     await black.send("thanks")  # not `ready`: never paired again on this connection
     await white.send("ready")
+    # A pairing that must not happen has no event: give both lines time to arrive and the
+    # pairing timer (pair_delay 0.05 s) time to run, then look.
     await asyncio.sleep(0.15)
     assert server.waiting() == ["alpha-bot"] and server.running() == []
 
@@ -330,7 +330,7 @@ async def test_a_disconnected_player_resumes_with_setup_and_genmove(serve):
     await moves(black, white, ["e5"])
     assert await white.recv() == "genmove w 60000"
     white.close()  # White drops while its clock runs
-    await asyncio.sleep(0.4)
+    await asyncio.sleep(0.4)  # the time under test: the game and White's clock go on without it
     assert server.running() == [1]  # the game goes on
     white = await logged_in(server, "alpha-bot", "secret1")
     assert await white.recv() == "setup 1 9 7.0 60000 alpha-bot(1500?) beta-bot(1500?) e5 60000"
@@ -341,7 +341,7 @@ async def test_a_disconnected_player_resumes_with_setup_and_genmove(serve):
     # Black drops on its turn: no genmove goes to an absent player, and its moves resume too.
     assert await black.recv() == "genmove b 60000"
     black.close()
-    await asyncio.sleep(0.1)
+    await reached(server.wait_offline("beta-bot"), "the server saw beta-bot disconnect")
     black = await logged_in(server, "beta-bot", "secret2")
     setup = await black.recv()
     assert setup.startswith("setup 1 9 7.0 60000 alpha-bot(1500?) beta-bot(1500?) e5 60000 c3 ")
@@ -401,8 +401,7 @@ async def test_two_session_bots_play_two_games(serve, runner):
     bots = [CgosBot(name=name, host="127.0.0.1", port=server.port, password="pw-" + name, player="random", games=2)
             for name in ("bot-one", "bot-two")]
     first = asyncio.ensure_future(play(bots[0], runner))
-    while server.waiting() != ["bot-one"]:
-        await asyncio.sleep(0.005)
+    await reached(server.wait_waiting(["bot-one"]), "bot-one waiting to be paired", watching=first)  # Black
     one, two = await asyncio.wait_for(asyncio.gather(first, play(bots[1], runner)), 30)
     assert len(records) == 2
     assert [r["players"] for r in records] == [{"black": "bot-one", "white": "bot-two"},
@@ -429,13 +428,12 @@ async def test_the_daemon_reconnects_after_a_server_restart(serve, runner):
     bot = CgosBot(name="daemon-bot", host="127.0.0.1", port=port, password="hunter2", player="random", games=2)
     backoff = Backoff(first=0.05, cap=0.2, rng=random.Random(0))
     task = asyncio.ensure_future(keep_playing(BotSettings("go", bot, games=2), runner, backoff=backoff, pause=0.05))
-    while not first_games:
-        assert not task.done(), task.result()
-        await asyncio.sleep(0.01)
+    await until(lambda: first_games or task.done(), timeout=30, what="the first game played")
+    assert not task.done(), task.result()
     await server.close()  # the bot is between games (or just in the next): the connection drops
-    await asyncio.sleep(0.5)
-    assert not task.done()
-    assert backoff.failures >= 2  # refused, refused, ...: each retry after a delay
+    # refused, refused, ...: each retry after a delay
+    await until(lambda: backoff.failures >= 2 or task.done(), what="two failed reconnections")
+    assert not task.done(), task.result()
     second_games = []
     await serve(port=port, main_time=5.0, random_opponent=True, seed=2, on_game=second_games.append)
     played = await asyncio.wait_for(task, 30)

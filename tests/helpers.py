@@ -1,0 +1,56 @@
+"""Small waits for tests: a condition with a deadline, and an awaited event with a deadline.
+
+Waits on sleeps that decide ordering become waits on events (issue 9 item 7): a test that
+needs one thing to happen before another awaits the event that says so (a server's
+`wait_queued`, the referee's `connected`) through `reached`; where only a condition can be
+observed (a pid gone, a counter grown) it polls it with `until`.  Both fail the test with a
+message saying what never happened, instead of an assertion on a state that came too late.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from typing import Any, Awaitable, Callable
+
+import pytest
+
+POLL = 0.005  # seconds between two looks at a condition
+
+
+async def until(predicate: Callable[[], Any], timeout: float = 5.0, what: str = "") -> None:
+    """Wait until `predicate()` is true, looking every POLL seconds; fail the test after `timeout` s."""
+    deadline = time.monotonic() + timeout
+    while not predicate():
+        if time.monotonic() >= deadline:
+            pytest.fail(f"not within {timeout:g} s: {what or getattr(predicate, '__name__', 'condition')}")
+        await asyncio.sleep(POLL)
+
+
+def until_sync(predicate: Callable[[], Any], timeout: float = 5.0, what: str = "") -> None:
+    """`until` for a test without an event loop (it blocks the thread between looks)."""
+    deadline = time.monotonic() + timeout
+    while not predicate():
+        if time.monotonic() >= deadline:
+            pytest.fail(f"not within {timeout:g} s: {what or getattr(predicate, '__name__', 'condition')}")
+        time.sleep(POLL)
+
+
+async def reached(awaitable: Awaitable[Any], what: str, timeout: float = 10.0,
+                  watching: asyncio.Future | None = None) -> Any:
+    """Await `awaitable` (an event: "the server has queued one client") and return its result.
+
+    Fails the test if it takes more than `timeout` s, or if `watching` (the task that should
+    bring the event about) ends first: its exception is raised, else the test fails saying so.
+    """
+    waiter = asyncio.ensure_future(awaitable)
+    racing = [waiter] if watching is None else [waiter, watching]
+    done, _ = await asyncio.wait(racing, timeout=timeout, return_when=asyncio.FIRST_COMPLETED)
+    if waiter in done:
+        return waiter.result()
+    waiter.cancel()
+    await asyncio.gather(waiter, return_exceptions=True)
+    if watching is not None and watching in done:
+        result = watching.result()  # raises what the task raised
+        pytest.fail(f"{what}: never happened; the task ended first, returning {result!r}")
+    pytest.fail(f"{what}: not within {timeout:g} s")
