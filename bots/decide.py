@@ -23,6 +23,7 @@ from typing import Any
 
 from protocol.errors import IllegalMove
 from search.budget import Budget
+from search.root import merge_votes
 
 from . import registry
 from .players import player_table, think
@@ -35,8 +36,6 @@ def merge(reports: list[MoveReport]) -> MoveReport:
     voted = [r for r in reports if r.votes and r.fallback is None]
     if len(reports) == 1 or not voted:
         return next((r for r in reports if r.fallback is None), reports[0])
-    from search.root import merge_votes
-
     best, totals = merge_votes(r.votes for r in voted)
     return dataclasses.replace(voted[0], move=best, nodes=sum(r.nodes for r in voted),
                                used=max(r.used for r in reports), late_by=max(r.late_by for r in reports),
