@@ -166,7 +166,7 @@ def serve(args: argparse.Namespace) -> int:
 
 def arena(args: argparse.Namespace) -> int:
     from .arena import describe, match_side, parse_side, run_arena
-    from .gtp_client import EngineError
+    from ..gtp_client import EngineError
 
     try:
         a = parse_side(args.a, "A")

@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 
 from bots.go import board
 from bots.go.arena import GtpSide, OurSide, match_side, parse_side, play_game, run_arena
-from bots.go.gtp_client import EngineError, GtpProcess
+from bots.gtp_client import EngineError, GtpProcess
 from bots.go.sgf import game_sgf, parse_moves, sgf_point
 from bots.matches import report, summarise
 from bots.runner import SearchRunner

@@ -57,7 +57,7 @@ class GtpProcess:
         if not argv or not all(isinstance(a, str) for a in argv):
             raise ValueError(f"an engine command line is a non-empty list of strings, got {argv!r:.100}")
         self.argv = list(argv)
-        self.log = log if log is not None else structlog.get_logger("bots.go.gtp_client")
+        self.log = log if log is not None else structlog.get_logger("bots.gtp_client")
         self.log = self.log.bind(engine=os.path.basename(self.argv[0]))
         self._proc: asyncio.subprocess.Process | None = None
         self._decoder = ResponseDecoder()

@@ -1,0 +1,357 @@
+"""The arena for games whose external engines speak GTP or a dialect of it (Go's GTP, Hex's
+HTP): our players and external engines meet under our rules, one game at a time.
+
+We are the referee, as gogui-twogtp is: before each game an external engine gets the game's
+setup commands (`Rules.setup`: the board, komi or the swap rule, the time), the side to move
+gets `genmove`, the other one the move as `play`.  Every move, ours included, is checked
+with our rules before it is applied; an illegal or unreadable move, a `?` answer, a crash or
+a hard time-out (per_move * 5 + 5 s by default) loses that game and is recorded as a
+violation (a hard time-out also as a time-out).  A reply later than per_move + 0.5 s only
+counts as a time-out in the record.
+
+What a game supplies is a `Rules` value (bots/go/arena.py, bots/hex/arena.py): its registry
+name, the engine prefix on the command line (`gtp:`, `htp:`), the start State, the setup
+commands, how to read and write a move, how a finished game is scored and its SGF text.
+
+An engine is started once per arena and reused with `clear_board`; one that died is started
+again for the next game.  Records fit `bots.matches.summarise` (seats are "black"/"white").
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shlex
+import shutil
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable, Protocol
+
+import structlog
+
+from protocol.errors import IllegalMove, ProtocolError
+from search.budget import Budget
+
+from .decide import decide
+from .gtp_client import EngineError, GtpProcess
+from .matches import Side
+from .players import PlayerError, make_player
+from .runner import SearchRunner
+
+BLACK, WHITE = 1, 2  # the colours of every game here: Black moves first
+SEATS = {BLACK: "black", WHITE: "white"}
+LETTER = {BLACK: "B", WHITE: "W"}
+LATE = 0.5  # seconds over per_move before a reply counts as a time-out in the record
+SETUP_TIMEOUT = 30.0  # seconds for a setup command (boardsize, clear_board, komi, ...)
+
+
+class Rules(Protocol):
+    """What one game tells the arena (see the module docstring)."""
+
+    game: str  # the registry name (our players, bots.decide)
+    prefix: str  # "gtp" or "htp": how an external engine is written on the command line
+    max_moves: int  # a game stops here if it has not ended (then `finish` scores it)
+
+    def start(self) -> Any: ...  # the State a game starts from
+
+    async def setup(self, proc: GtpProcess, per_move: float, log: Any) -> None: ...
+
+    def read(self, text: str, state: Any) -> Any: ...  # a genmove answer -> a move; None = resign
+
+    def write(self, move: Any, state: Any) -> str: ...  # a move as `play`'s argument
+
+    def name(self, move: Any, state: Any) -> str: ...  # a move as the record writes it
+
+    def finish(self, state: Any, ended: bool) -> tuple[int, str, str, Any]: ...
+    # (winner: BLACK, WHITE or 0, result text, how it ended, score or None) of a game that
+    # stopped on its own (`ended`) or at the move cap
+
+    def fields(self) -> dict: ...  # what each record says about the setup ("map", "size", ...)
+
+    def sgf(self, record: dict, black: str, white: str, comment: str) -> str: ...
+
+
+@dataclass(frozen=True)
+class OurSide:
+    """One of our players: `player` names an entry of the game's PLAYERS table."""
+
+    label: str
+    player: str
+    params: tuple = ()  # sorted (key, value) pairs
+
+
+@dataclass(eq=False)
+class EngineSide:
+    """An external engine run as `argv`; the arena keeps one process per side."""
+
+    label: str
+    argv: list[str]
+    process: GtpProcess | None = field(default=None, init=False, repr=False)
+    starts: int = field(default=0, init=False)  # processes started so far
+    params: tuple = field(default=(), init=False)  # as OurSide's, for the report
+
+    def __post_init__(self) -> None:
+        self.argv = list(self.argv)
+        if not self.argv:
+            raise ValueError(f"side {self.label}: empty engine command line")
+
+    @property
+    def player(self) -> str:
+        """The command line (what the arena report prints for this side)."""
+        return shlex.join(self.argv)
+
+    async def engine(self, log: Any = None) -> GtpProcess:
+        """The running engine, started (again, if it died or was killed) when needed."""
+        if self.process is not None and self.process.alive:
+            return self.process
+        await self.close()
+        proc = GtpProcess(self.argv, log=log)
+        self.process = proc
+        self.starts += 1
+        await proc.start()
+        return proc
+
+    async def close(self) -> None:
+        proc, self.process = self.process, None
+        if proc is not None:
+            await proc.close()
+
+    async def __aenter__(self) -> EngineSide:
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.close()
+
+
+AnySide = OurSide | EngineSide
+
+
+def match_side(side: AnySide) -> Side:
+    """The bots.matches.Side that the report prints for this side."""
+    return Side(side.label, side.player, side.params)
+
+
+def describe(side: AnySide) -> str:
+    """"random", "random:seed=3" or the engine's command line."""
+    if isinstance(side, EngineSide):
+        return side.player
+    return side.player + (":" + ",".join(f"{k}={v}" for k, v in side.params) if side.params else "")
+
+
+# -- one game -------------------------------------------------------------------------------------
+
+class _Lost(Exception):
+    """The side `colour` loses the game now (a violation): `how` is the result word."""
+
+    def __init__(self, colour: int, move: str, reason: str, how: str) -> None:
+        super().__init__(reason)
+        self.colour, self.move, self.reason, self.how = colour, move, reason, how
+
+
+def _engine_lost(colour: int, what: str, exc: EngineError) -> _Lost:
+    how = "Time" if exc.reason == "timeout" else "Forfeit"
+    return _Lost(colour, "", f"{what}: {exc}", how)
+
+
+async def _setup(rules: Rules, side: EngineSide, colour: int, per_move: float, log: Any) -> None:
+    try:
+        await rules.setup(await side.engine(log), per_move, log)
+    except EngineError as exc:
+        raise _engine_lost(colour, "game setup failed", exc) from None
+
+
+async def _ask(rules: Rules, side: AnySide, state: Any, runner: SearchRunner, per_move: float,
+               hard_timeout: float, log: Any) -> tuple[str, Any]:
+    """(the answer as text, the move, or None for a resignation)."""
+    colour = state.to_move
+    if isinstance(side, OurSide):
+        try:
+            move, _ = await decide(runner, rules.game, side.player, side.params, state, Budget(per_move), log=log)
+        except Exception as exc:  # our own bug: recorded and logged, never crashes the arena
+            log.exception("our player failed", side=side.label)
+            raise _Lost(colour, "", f"our player raised {type(exc).__name__}: {exc}", "Forfeit") from None
+        return rules.name(move, state), move
+    proc = side.process
+    if proc is None:
+        raise _Lost(colour, "", "the engine is not running", "Forfeit")
+    try:
+        text = await proc.send("genmove", LETTER[colour].lower(), timeout=hard_timeout)
+    except EngineError as exc:
+        raise _engine_lost(colour, "genmove failed", exc) from None
+    try:
+        return text, rules.read(text, state)
+    except (ProtocolError, ValueError) as exc:
+        raise _Lost(colour, text, f"unreadable move {text!r}: {exc}", "Illegal") from None
+
+
+async def play_game(rules: Rules, black: AnySide, white: AnySide, runner: SearchRunner, per_move: float = 2.0,
+                    max_moves: int | None = None, log: Any = None, hard_timeout: float | None = None) -> dict:
+    """Play one game and return its record (bots.matches form, plus "result", "end",
+    "moves" as names, "score" and the rules' `fields()`; "sgf" is None: run_arena writes
+    the files).
+
+    `hard_timeout` (default per_move * 5 + 5 s) is how long an engine may think before it
+    loses the game.  External engines are started if they are not running; the caller
+    closes them (`await side.close()`; run_arena does).
+    """
+    log = log if log is not None else structlog.get_logger("bots.arena")
+    if hard_timeout is None:
+        hard_timeout = per_move * 5 + 5
+    if max_moves is None:
+        max_moves = rules.max_moves
+    sides = {BLACK: black, WHITE: white}
+    state = rules.start()
+    moves: list[str] = []
+    latencies: dict[str, list[float]] = {"black": [], "white": []}
+    timeouts = {"black": 0, "white": 0}
+    violations: list[dict] = []
+    winner = 0  # BLACK, WHITE, or 0 for a draw
+    result = end = ""
+    score = None
+    try:
+        for colour, side in sides.items():
+            if isinstance(side, EngineSide):
+                await _setup(rules, side, colour, per_move, log)
+        while not state.is_terminal() and len(moves) < max_moves:
+            colour = state.to_move
+            seat = SEATS[colour]
+            t0 = time.monotonic()
+            text, move = await _ask(rules, sides[colour], state, runner, per_move, hard_timeout, log)
+            elapsed = time.monotonic() - t0
+            latencies[seat].append(elapsed)
+            if elapsed > per_move + LATE:
+                timeouts[seat] += 1
+                log.warning("late move", seat=seat, seconds=round(elapsed, 3), per_move=per_move)
+            if move is None:
+                winner, result, end = 3 - colour, f"{LETTER[3 - colour]}+R", "resignation"
+                break
+            try:
+                new = state.play(move)
+            except IllegalMove as exc:
+                raise _Lost(colour, text, f"illegal move {text}: {exc.reason}", "Illegal") from None
+            moves.append(rules.name(move, state))
+            other = sides[3 - colour]
+            if isinstance(other, EngineSide) and other.process is not None:
+                try:
+                    await other.process.send("play", LETTER[colour].lower(), rules.write(move, state),
+                                             timeout=SETUP_TIMEOUT)
+                except EngineError as exc:
+                    raise _engine_lost(3 - colour, f"play {LETTER[colour]} {moves[-1]} (legal) refused", exc) from None
+            state = new
+        else:
+            winner, result, end, score = rules.finish(state, state.is_terminal())
+    except _Lost as lost:
+        violations.append({"species": SEATS[lost.colour], "move": lost.move, "reason": lost.reason})
+        if lost.how == "Time":  # a lost game on time is a time-out too (its move has no latency)
+            timeouts[SEATS[lost.colour]] += 1
+        winner, result, end = 3 - lost.colour, f"{LETTER[3 - lost.colour]}+{lost.how}", lost.how.lower()
+        log.warning("violation", seat=SEATS[lost.colour], side=sides[lost.colour].label, move=lost.move,
+                    reason=lost.reason)
+    record = {
+        **rules.fields(),
+        "players": {"black": black.label, "white": white.label},
+        "winner_name": sides[winner].label if winner else None,
+        "timeouts": timeouts, "latencies": latencies, "violations": violations,
+        "result": result, "end": end, "score": score, "moves": moves, "sgf": None,
+    }
+    log.info("game over", black=black.label, white=white.label, result=result, end=end, moves=len(moves))
+    return record
+
+
+# -- many games --------------------------------------------------------------------------------------
+
+def _slug(text: str) -> str:
+    return re.sub(r"[^A-Za-z0-9.=_-]+", "_", text).strip("_")[:40] or "x"
+
+
+def _short(side: AnySide) -> str:
+    return os.path.basename(side.argv[0]) if isinstance(side, EngineSide) else describe(side)
+
+
+def write_sgf(rules: Rules, record: dict, black: AnySide, white: AnySide, directory: Path, index: int) -> Path:
+    """One SGF file per game, named with the index, the colours and the players."""
+    name = (f"game{index:03d}_B-{_slug(black.label)}-{_slug(_short(black))}"
+            f"_W-{_slug(white.label)}-{_slug(_short(white))}.sgf")
+    notes = [f"end: {record['end']}"]
+    notes += [f"violation by {v['species']}: {v['reason']}" for v in record["violations"]]
+    notes += [f"late moves by {seat}: {n}" for seat, n in record["timeouts"].items() if n]
+    text = rules.sgf(record, f"{black.label} ({describe(black)})", f"{white.label} ({describe(white)})",
+                     "\n".join(notes))
+    path = directory / name
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+async def run_arena(rules: Rules, a: AnySide, b: AnySide, games: int, runner: SearchRunner, per_move: float = 2.0,
+                    sgf_dir: str | Path | None = None, on_record: Callable[[dict], None] | None = None,
+                    log: Any = None) -> list[dict]:
+    """Play `games` games, A Black in even games; returns the records (with "game_number").
+
+    External engines are started first (EngineError if one cannot be run at all) and always
+    closed at the end, on errors and cancellation too."""
+    if a.label == b.label:
+        raise ValueError(f"the two sides need different labels, both are {a.label!r}")
+    log = log if log is not None else structlog.get_logger("bots.arena")
+    directory = Path(sgf_dir) if sgf_dir is not None else None
+    if directory is not None:
+        directory.mkdir(parents=True, exist_ok=True)
+    records: list[dict] = []
+    external = [s for s in (a, b) if isinstance(s, EngineSide)]
+    try:
+        for side in external:
+            await side.engine(log)
+        for index in range(games):
+            black, white = (a, b) if index % 2 == 0 else (b, a)
+            record = await play_game(rules, black, white, runner, per_move=per_move, log=log)
+            record["game_number"] = index
+            if directory is not None:
+                record["sgf"] = str(write_sgf(rules, record, black, white, directory, index))
+            records.append(record)
+            if on_record is not None:
+                on_record(record)
+    finally:
+        for side in external:
+            await side.close()
+    return records
+
+
+# -- command-line sides ----------------------------------------------------------------------------------
+
+def _our_side(game: str, prefix: str, text: str, label: str) -> OurSide:
+    name, _, options = text.partition(":")
+    params: dict[str, str] = {}
+    for item in filter(None, (o.strip() for o in options.split(","))):
+        key, eq, value = item.partition("=")
+        if not eq or not key.strip():
+            raise ValueError(f"side {label}: option {item!r} of {text!r} should be key=value")
+        if key.strip() in params:
+            raise ValueError(f"side {label}: option {key.strip()!r} given twice in {text!r}")
+        params[key.strip()] = value.strip()
+    try:
+        make_player(game, name.strip(), params)
+    except PlayerError as exc:
+        raise ValueError(f"side {label}: {exc} (an external engine is written {prefix}:<command line>)") from None
+    return OurSide(label, name.strip(), tuple(sorted(params.items())))
+
+
+def parse_side(game: str, prefix: str, text: str, label: str) -> AnySide:
+    """A side from the command line: `<prefix>:<command>` (gtp:, htp:) or a bare command line
+    (it contains a space or starts with / or ./) is an external engine; otherwise `name` or
+    `name:key=value,...` is one of the game's players.  ValueError with a clear message."""
+    text = text.strip()
+    if not text:
+        raise ValueError(f"side {label}: empty player specification")
+    is_command = text.startswith(prefix + ":")
+    if is_command or " " in text or text.startswith(("/", "./")):
+        command = text[len(prefix) + 1:] if is_command else text
+        try:
+            argv = shlex.split(command)
+        except ValueError as exc:
+            raise ValueError(f"side {label}: cannot split command line {command!r}: {exc}") from None
+        if not argv:
+            raise ValueError(f"side {label}: empty engine command line in {text!r}")
+        if shutil.which(argv[0]) is None:
+            raise ValueError(f"side {label}: engine {argv[0]!r} not found or not executable")
+        return EngineSide(label, argv)
+    return _our_side(game, prefix, text, label)
