@@ -8,6 +8,8 @@
     bots bench twilight                         search speed and depth per player and map
     bots gtp go [--player mcts]                 a Go engine speaking GTP on stdin/stdout
     bots play go --cgos HOST:PORT --name N      play 9x9 Go on a CGOS server
+    bots play hex --a human --b mcts            a game of Hex in the terminal
+    bots htp hex [--player mcts]                a Hex engine speaking HTP (HexGui, MoHex)
     bots maps generate W H HOMES [--seed N]     a fair random Twilight map (official XML)
     bots fuzz [--inputs N]                      every wire codec against hostile inputs
     bots soak [--moves 1000]                    four bots of three games share the workers: a table
@@ -50,9 +52,10 @@ def cmd_daemon(args: argparse.Namespace) -> int:
 def cmd_soak(args: argparse.Namespace) -> int:
     from . import soak
 
-    unknown = [g for g in args.bots if g not in registry.names()]
+    known = [name for name, game in registry.games().items() if game.has_server]
+    unknown = [g for g in args.bots if g not in known]
     if unknown:
-        raise UsageFailure(f"unknown game {unknown[0]!r} in --bots (known: {', '.join(registry.names())})")
+        raise UsageFailure(f"no practice server for game {unknown[0]!r} in --bots (known: {', '.join(known)})")
     print(soak.run(tuple(args.bots), args.moves, args.workers, args.move_time, args.log_format or "auto"), flush=True)
     return 0
 
@@ -82,6 +85,7 @@ PER_GAME = {
     "arena": ("GAME", "a match between two players, with a report"),
     "bench": ("GAME", "search speed and depth per player and position"),
     "gtp": ("GAME", "an engine speaking GTP on stdin/stdout"),
+    "htp": ("GAME", "an engine speaking HTP (Hex's dialect of GTP) on stdin/stdout"),
 }
 COMMANDS = (*PER_GAME, "daemon", "demo", "maps", "fuzz", "soak")
 

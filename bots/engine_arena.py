@@ -19,10 +19,12 @@ again for the next game.  Records fit `bots.matches.summarise` (seats are "black
 
 from __future__ import annotations
 
+import asyncio
 import os
 import re
 import shlex
 import shutil
+import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -60,6 +62,8 @@ class Rules(Protocol):
     def read(self, text: str, state: Any) -> Any: ...  # a genmove answer -> a move; None = resign
 
     def write(self, move: Any, state: Any) -> str: ...  # a move as `play`'s argument
+
+    def colour(self, state: Any, colour: int) -> str: ...  # a colour as `genmove` and `play` name it
 
     def name(self, move: Any, state: Any) -> str: ...  # a move as the record writes it
 
@@ -124,16 +128,32 @@ class EngineSide:
         await self.close()
 
 
-AnySide = OurSide | EngineSide
+@dataclass(eq=False)
+class HumanSide:
+    """A person at this terminal: `player.choose(state, context, budget)` runs in a thread of
+    this process (it reads the keyboard), with no clock; its errors end the match."""
+
+    label: str
+    player: Any
+    params: tuple = ()
+
+    @property
+    def name(self) -> str:
+        return "human"
+
+
+AnySide = OurSide | EngineSide | HumanSide
 
 
 def match_side(side: AnySide) -> Side:
     """The bots.matches.Side that the report prints for this side."""
-    return Side(side.label, side.player, side.params)
+    return Side(side.label, side.name if isinstance(side, HumanSide) else side.player, side.params)
 
 
 def describe(side: AnySide) -> str:
-    """"random", "random:seed=3" or the engine's command line."""
+    """"random", "random:seed=3", "human" or the engine's command line."""
+    if isinstance(side, HumanSide):
+        return side.name
     if isinstance(side, EngineSide):
         return side.player
     return side.player + (":" + ",".join(f"{k}={v}" for k, v in side.params) if side.params else "")
@@ -161,10 +181,34 @@ async def _setup(rules: Rules, side: EngineSide, colour: int, per_move: float, l
         raise _engine_lost(colour, "game setup failed", exc) from None
 
 
+async def _in_daemon_thread(fn: Callable, *args: Any) -> Any:
+    """fn(*args) in a daemon thread: a person's read of the keyboard must not keep the process
+    alive after Ctrl-C (asyncio.to_thread's executor threads are joined at exit)."""
+    loop = asyncio.get_running_loop()
+    future = loop.create_future()
+
+    def settle(ok: bool, value: Any) -> None:
+        if not future.done():
+            future.set_result(value) if ok else future.set_exception(value)
+
+    def work() -> None:
+        try:
+            value, ok = fn(*args), True
+        except BaseException as exc:  # handed to the awaiting task, raised there
+            value, ok = exc, False
+        loop.call_soon_threadsafe(settle, ok, value)
+
+    threading.Thread(target=work, name="person", daemon=True).start()
+    return await future
+
+
 async def _ask(rules: Rules, side: AnySide, state: Any, runner: SearchRunner, per_move: float,
                hard_timeout: float, log: Any) -> tuple[str, Any]:
     """(the answer as text, the move, or None for a resignation)."""
     colour = state.to_move
+    if isinstance(side, HumanSide):
+        result = await _in_daemon_thread(side.player.choose, state, None, Budget(per_move))
+        return rules.name(result.move, state), result.move
     if isinstance(side, OurSide):
         try:
             move, _ = await decide(runner, rules.game, side.player, side.params, state, Budget(per_move), log=log)
@@ -176,7 +220,7 @@ async def _ask(rules: Rules, side: AnySide, state: Any, runner: SearchRunner, pe
     if proc is None:
         raise _Lost(colour, "", "the engine is not running", "Forfeit")
     try:
-        text = await proc.send("genmove", LETTER[colour].lower(), timeout=hard_timeout)
+        text = await proc.send("genmove", rules.colour(state, colour), timeout=hard_timeout)
     except EngineError as exc:
         raise _engine_lost(colour, "genmove failed", exc) from None
     try:
@@ -186,14 +230,17 @@ async def _ask(rules: Rules, side: AnySide, state: Any, runner: SearchRunner, pe
 
 
 async def play_game(rules: Rules, black: AnySide, white: AnySide, runner: SearchRunner, per_move: float = 2.0,
-                    max_moves: int | None = None, log: Any = None, hard_timeout: float | None = None) -> dict:
+                    max_moves: int | None = None, log: Any = None, hard_timeout: float | None = None,
+                    on_move: Callable[[Any, str], None] | None = None) -> dict:
     """Play one game and return its record (bots.matches form, plus "result", "end",
     "moves" as names, "score" and the rules' `fields()`; "sgf" is None: run_arena writes
     the files).
 
     `hard_timeout` (default per_move * 5 + 5 s) is how long an engine may think before it
     loses the game.  External engines are started if they are not running; the caller
-    closes them (`await side.close()`; run_arena does).
+    closes them (`await side.close()`; run_arena does).  `on_move(state, name)` is told each
+    move played and the state it leads to (`bots play hex` draws the board with it).  A
+    person's move is not timed (no time-outs are counted for a HumanSide).
     """
     log = log if log is not None else structlog.get_logger("bots.arena")
     if hard_timeout is None:
@@ -220,7 +267,7 @@ async def play_game(rules: Rules, black: AnySide, white: AnySide, runner: Search
             text, move = await _ask(rules, sides[colour], state, runner, per_move, hard_timeout, log)
             elapsed = time.monotonic() - t0
             latencies[seat].append(elapsed)
-            if elapsed > per_move + LATE:
+            if elapsed > per_move + LATE and not isinstance(sides[colour], HumanSide):
                 timeouts[seat] += 1
                 log.warning("late move", seat=seat, seconds=round(elapsed, 3), per_move=per_move)
             if move is None:
@@ -234,11 +281,13 @@ async def play_game(rules: Rules, black: AnySide, white: AnySide, runner: Search
             other = sides[3 - colour]
             if isinstance(other, EngineSide) and other.process is not None:
                 try:
-                    await other.process.send("play", LETTER[colour].lower(), rules.write(move, state),
+                    await other.process.send("play", rules.colour(state, colour), rules.write(move, state),
                                              timeout=SETUP_TIMEOUT)
                 except EngineError as exc:
                     raise _engine_lost(3 - colour, f"play {LETTER[colour]} {moves[-1]} (legal) refused", exc) from None
             state = new
+            if on_move is not None:
+                on_move(state, moves[-1])
         else:
             winner, result, end, score = rules.finish(state, state.is_terminal())
     except _Lost as lost:
@@ -267,6 +316,7 @@ def _slug(text: str) -> str:
 
 def _short(side: AnySide) -> str:
     return os.path.basename(side.argv[0]) if isinstance(side, EngineSide) else describe(side)
+
 
 
 def write_sgf(rules: Rules, record: dict, black: AnySide, white: AnySide, directory: Path, index: int) -> Path:

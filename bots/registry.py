@@ -14,7 +14,7 @@ from functools import cache
 from types import ModuleType
 from typing import Any, Callable
 
-PACKAGES = ("bots.twilight", "bots.gopher", "bots.dodo", "bots.go")
+PACKAGES = ("bots.twilight", "bots.gopher", "bots.dodo", "bots.go", "bots.hex")
 DEFAULT = "twilight"  # the game of `bots demo` and of the Docker image
 
 
@@ -27,17 +27,24 @@ class Game:
     players: str  # its PLAYERS table {name: class}, and optionally warm(), run in every worker
     default_player: str | None  # None: the game's session picks one (gnd: by board size)
     commands: str  # commands(game) -> {(command, target): add(subparsers)}, see bots.cli
-    session: str  # play(bot, runner, log=...) -> [summary]; bot_from_table(table, where)
+    session: str | None  # play(bot, runner, log=...) -> [summary]; bot_from_table(table, where);
+    # None for a game with no server to join (Hex: the controller runs our engine, `bots htp hex`)
     render: str  # render(state, colour=False) -> str: the board drawn as text
     start: Callable[[str], Any]  # the State a game starts from, given a setup (a map, a size)
     setups: tuple[str, ...]  # setups worth trying (the conformance test plays each)
     fallback: Callable[[Any, Any], Any]  # (state, context) -> a cheap legal move (bots.decide)
     notation: Callable[[Any, Any], Any]  # (state, move) -> the move as a log line shows it
-    practice: str  # practice(game, name, move_time, seed): a local server and our bot on it (bots soak)
+    practice: str | None  # practice(game, name, move_time, seed): a local server and our bot on it
+    # (bots soak); None when `session` is None
     summary: str = ""  # one line for `bots --help`
 
     def module(self, field: str) -> ModuleType:
         return importlib.import_module(getattr(self, field))
+
+    @property
+    def has_server(self) -> bool:
+        """Can a bot of this game join a server (the daemon, `bots soak`)?"""
+        return self.session is not None
 
     def draw(self, state: Any, colour: bool = False) -> str:
         return self.module("render").render(state, colour=colour)

@@ -75,6 +75,9 @@ def _bot(table: Any, where: str) -> BotSettings:
     except registry.UnknownGame:
         raise SettingsError(f"{where}: game {name!r} is not supported (supported: {', '.join(registry.names())})") \
             from None
+    if not game.has_server:
+        raise SettingsError(f"{where}: a {name} bot has no server to join; a controller runs our {name} engine "
+                            f"(see `bots --help`)")
     games = get(table, "games", int, where, 0, lambda v: v >= 0, "must be >= 0")
     try:
         bot = game.module("session").bot_from_table(table, where)

@@ -10,7 +10,7 @@ For each registered game and each of its `setups`, seeded random games are playe
 4. `key()` is hashable and stable, equal states have equal keys, and (for NamedTuple states)
    the key changes when only the side to move does;
 5. two move orders reaching the same position (m1 m2 m3 against m3 m2 m1, same players)
-   give equal keys; Gopher and Go must show some such transpositions;
+   give equal keys; Gopher, Go and Hex must show some such transpositions;
 6. running: legal moves exist, no winner, 0.5 each; finished: results in {0, 0.5, 1} summing
    to 1, the winner's is 1; every legal move plays; the move the opponent just played,
    replayed now (not in legal_moves), raises protocol.errors.IllegalMove with a reason;
@@ -49,7 +49,7 @@ GAMES = {"twilight": 6, "gopher": 8, "dodo": 4, "go": 6}
 PLIES = {"go": 200}
 DEFAULT_GAMES, DEFAULT_PLIES = 3, 300
 TRANSPOSITION_TRIES = 2  # random (m1, m2, m3) triples tried from each position
-MUST_TRANSPOSE = {"gopher", "go"}  # placement games: their random games must show transpositions
+MUST_TRANSPOSE = {"gopher", "go", "hex"}  # placement games: their random games must show transpositions
 
 CASES = [pytest.param(name, setup, id=f"{name}-{setup}")
          for name in registry.names() for setup in registry.get(name).setups]

@@ -1,5 +1,5 @@
 """Import direction: protocol/ and search/ are leaves that bots/ builds on, never the reverse;
-no import cycles inside bots/go.
+no import cycles inside bots/go and bots/hex; no game imports another.
 
 Imports are read with `ast` (comments and strings never count), including imports nested
 in functions, try blocks and `if TYPE_CHECKING:`, and literal importlib/__import__ calls.
@@ -123,7 +123,7 @@ def test_every_registered_game_is_a_package_here():
 
     packages = {name.split(".")[1] for name in registry.PACKAGES}
     assert packages <= set(GAME_PACKAGES)
-    assert set(registry.names()) == {"twilight", "gopher", "dodo", "go"}
+    assert set(registry.names()) == {"twilight", "gopher", "dodo", "go", "hex"}
 
 
 @pytest.mark.parametrize("package", GAME_PACKAGES)
@@ -131,6 +131,16 @@ def test_game_packages_never_import_the_cli_daemon_or_settings(package):
     bad = [(path.relative_to(ROOT), line, name) for path in modules_of(f"bots/{package}")
            for line, name in imported(path)
            if any(name == f or name.startswith(f + ".") for f in FORBIDDEN_FOR_GAMES)]
+    assert bad == []
+
+
+@pytest.mark.parametrize("package", ["twilight", "gopher", "dodo", "go", "hex"])
+def test_a_game_never_imports_another_game(package):
+    """A game reuses what is shared (bots/*.py, search/, protocol/), never another game: Hex
+    reuses Go's tree and GTP runtime through search.uct and bots.gtp_runtime."""
+    others = tuple(f"bots.{p}" for p in ("twilight", "gopher", "dodo", "go", "hex") if p != package)
+    bad = [(path.relative_to(ROOT), line, name) for path in modules_of(f"bots/{package}")
+           for line, name in imported(path) if name in others or name.startswith(tuple(o + "." for o in others))]
     assert bad == []
 
 
@@ -211,6 +221,13 @@ def test_go_modules_import_one_another_without_cycles():
     assert "bots.go.kernel" in graph["bots.go.mcts"]  # the reader sees `from . import kernel as K`
     cycle = find_cycle(graph)
     assert cycle is None, "import cycle in bots/go: " + " -> ".join(cycle)
+
+
+def test_hex_modules_import_one_another_without_cycles():
+    graph = package_graph("bots/hex")
+    assert {"bots.hex.board", "bots.hex.players", "bots.hex.mcts", "bots.hex.kernel"} <= set(graph)
+    cycle = find_cycle(graph)
+    assert cycle is None, "import cycle in bots/hex: " + " -> ".join(cycle)
 
 
 def test_the_cycle_check_sees_a_function_level_cycle(tmp_path):

@@ -63,6 +63,9 @@ class GoRules:
     def write(self, move: int, state: State) -> str:
         return format_vertex(None if move == PASS else (move % self.size, move // self.size), self.size)
 
+    def colour(self, state: State, colour: int) -> str:
+        return arena.LETTER[colour].lower()
+
     def name(self, move: int, state: State) -> str:
         return point_name(move, self.size)
 

@@ -1,0 +1,66 @@
+"""`bots bench hex`: playout and search speed on one core, side by side in one run.
+
+Rows: fill-the-board playouts from the empty 11x11 and 13x13 boards, first by plain Python
+(shuffle the empty cells, colour them alternately, one search for the winner: the baseline
+of shared/specs/hex.md section 6.2), then by the numba kernel without and with bridge-save
+replies; then the mcts player's iterations (one worker, no early stop) from the empty 11x11
+board and from a middle-game position, and the resistance player's nodes.  Ratios are
+against plain Python on the same board.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+
+from search.budget import Budget
+
+from . import kernel as K
+from .board import BLACK, WHITE, connected, empty, from_moves
+from .mcts import MCTS
+from .players import warm
+from .resistance import Resistance
+
+PLAYOUTS = "playouts/s"
+MIDDLE = ["f6", "e7", "g4", "d5", "h3", "c8", "e4", "f5", "g5", "d8", "c6", "i2"]  # 11x11
+
+
+def python_playouts(size: int, seconds: float) -> float:
+    """Plain-Python fill playouts per second from the empty size x size board."""
+    rng = random.Random(1)
+    cells = list(range(size * size))
+    uncached = connected.__wrapped__
+    start, n = time.perf_counter(), 0
+    while time.perf_counter() - start < seconds:
+        rng.shuffle(cells)
+        board = bytearray(size * size)
+        for i, c in enumerate(cells):
+            board[c] = BLACK if i % 2 == 0 else WHITE
+        uncached(size, size, bytes(board), BLACK)
+        n += 1
+    return n / (time.perf_counter() - start)
+
+
+def bench(seconds: float = 2.0) -> str:
+    warm()
+    K.seed(1)
+    lines = [f"Hex speed on one core, {seconds:g} s per row",
+             f"{'what':<40}{'position':<14}{'per second':>14}  {'unit':<13}{'vs Python':>10}"]
+
+    def row(what: str, where: str, rate: float, unit: str, base: float | None = None) -> None:
+        ratio = f"{rate / base:9.1f}x" if base else ""
+        lines.append(f"{what:<40}{where:<14}{rate:>14,.0f}  {unit:<13}{ratio:>10}")
+
+    for size in (11, 13):
+        where = f"empty {size}x{size}"
+        base = python_playouts(size, seconds)
+        row("fill playouts, plain Python", where, base, PLAYOUTS, base)
+        row("fill playouts, kernel", where, K.playout_rate(size, seconds, bridges=False), PLAYOUTS, base)
+        row("fill playouts, kernel + bridge saves", where, K.playout_rate(size, seconds, bridges=True), PLAYOUTS,
+            base)
+    for label, state in (("empty 11x11", empty(11)), ("middle 11x11", from_moves(11, MIDDLE))):
+        r = MCTS(early_stop=False, seed=1).choose(state, None, Budget(seconds))
+        row("mcts iterations (1 worker)", label, r.nodes / max(r.elapsed, 1e-9), "iterations/s")
+        r = Resistance(seed=1).choose(state, None, Budget(seconds))
+        row(f"resistance nodes (depth {r.depth} done)", label, r.nodes / max(r.elapsed, 1e-9), "nodes/s")
+    return "\n".join(lines)

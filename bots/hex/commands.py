@@ -1,0 +1,228 @@
+"""The `bots` subcommands for Hex (bots.cli builds the command line from the registry).
+
+    bots play hex [--a human] [--b mcts] [--size 11] [--swap]    a game in the terminal
+    bots arena hex --a mcts --b "htp:mohex --use-logfile=0" [--games 10] [--sgf DIR]
+    bots htp hex [--player mcts]                                 an HTP engine on stdin/stdout
+    bots bench hex                                               playouts and iterations per second
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import time
+from pathlib import Path
+
+from ..cmdline import (UsageFailure, add_player, add_workers, checked_player, count, output_file, players_text,
+                       positive)
+from ..loop import run as _run
+from ..matches import report
+from ..runner import SearchRunner
+from .game import GAME
+
+HUMAN = "human"
+
+
+def commands(game: str) -> dict:
+    return {("play", game): add_play, ("arena", game): add_arena, ("bench", game): add_bench,
+            ("htp", game): add_htp}
+
+
+def _board_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--size", type=count, default=11, help="the board's width (11); square unless --height")
+    p.add_argument("--height", type=count, default=None, help="the board's height (the same as --size)")
+    p.add_argument("--swap", action="store_true", help="the swap (pie) rule: White may take Black's first stone")
+
+
+def _side_help(default: str) -> str:
+    return f"{HUMAN} (you, at this terminal), NAME[:k=v,...] ({players_text('hex')}) or htp:COMMAND (default {default})"
+
+
+def add_play(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("hex", help="a game of Hex in the terminal: you against a player, or two players",
+                       epilog="example:\n  bots play hex --a human --b mcts --size 9 --swap\n"
+                              "Type a cell (f6), the seed's row then column from 0 (5 5), or swap.",
+                       formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--a", default=HUMAN, metavar="PLAYER", help="Black (moves first): " + _side_help(HUMAN))
+    p.add_argument("--b", default=GAME.default_player, metavar="PLAYER",
+                   help="White: " + _side_help(GAME.default_player))
+    _board_options(p)
+    p.add_argument("--move-time", type=positive, default=2.0, help="seconds per move of our players (2)")
+    p.add_argument("--sgf", default=None, metavar="DIR", help="write the game as SGF here")
+    add_workers(p)
+    p.set_defaults(func=play)
+
+
+def add_arena(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("hex", help="a Hex match between two players (ours or external HTP engines)")
+    p.add_argument("--a", required=True, metavar="PLAYER",
+                   help=f"NAME[:k=v,...] ({players_text('hex')}) or htp:COMMAND, an external HTP engine")
+    p.add_argument("--b", required=True, metavar="PLAYER", help="the other side, as --a")
+    p.add_argument("--games", type=count, default=10, help="games, colours alternating (10)")
+    p.add_argument("--move-time", type=positive, default=1.0, help="seconds per move (1)")
+    _board_options(p)
+    p.add_argument("--sgf", default=None, metavar="DIR", help="write one SGF file per game here")
+    add_workers(p)
+    p.add_argument("--json", default=None, help="write every game's record to this file (JSON lines)")
+    p.set_defaults(func=arena)
+
+
+def add_htp(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("hex", help="a Hex engine speaking HTP on stdin/stdout (HexGui, MoHex tournament scripts)")
+    add_player(p, "hex", GAME.default_player)
+    add_workers(p)
+    p.set_defaults(func=htp)
+
+
+def add_bench(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("hex", help="Hex speed: fill playouts and search iterations per second")
+    p.add_argument("--time", type=positive, default=2.0, help="seconds per measurement (2)")
+    p.set_defaults(func=bench)
+
+
+def _rules(args: argparse.Namespace):
+    from .arena import HexRules
+    from .board import check_size
+
+    try:
+        width, height = check_size(args.size, args.height)
+    except ValueError as exc:
+        raise UsageFailure(str(exc)) from None
+    if args.swap and width != height:
+        raise UsageFailure(f"the swap rule needs a square board, not {width}x{height}")
+    return HexRules(width, height, args.swap)
+
+
+def _side(text: str, label: str):
+    from .. import engine_arena
+
+    if text.strip() == HUMAN:
+        from .human import Human
+
+        return engine_arena.HumanSide(label, Human())
+    try:
+        return engine_arena.parse_side("hex", "htp", text, label)
+    except ValueError as exc:
+        raise UsageFailure(str(exc)) from None
+
+
+def _sgf_dir(path: str | None) -> str | None:
+    if path:
+        try:
+            os.makedirs(path, exist_ok=True)
+        except OSError as exc:
+            raise UsageFailure(f"cannot create the SGF directory {path}: {exc.strerror or exc}") from None
+    return path
+
+
+def _workers(args: argparse.Namespace, *sides) -> int:
+    from ..engine_arena import OurSide
+
+    ours = sum(isinstance(s, OurSide) for s in sides)
+    return args.workers or max(1, min(os.cpu_count() or 1, 2 * ours))
+
+
+def play(args: argparse.Namespace) -> int:
+    from .. import engine_arena
+    from .board import COLOUR_NAMES, render
+    from .human import Quit
+
+    rules = _rules(args)
+    black, white = _side(args.a, "A"), _side(args.b, "B")
+    if black.label == white.label:
+        raise UsageFailure("the two sides must differ")
+    sides = {1: black, 2: white}
+    directory = _sgf_dir(args.sgf)
+    colour = sys.stdout.isatty()
+
+    def shown(state, name) -> None:
+        mover = 3 - state.to_move  # the state after the move
+        print(f"{COLOUR_NAMES[mover]} ({engine_arena.describe(sides[mover])}) plays {name}", flush=True)
+        if state.is_terminal() or not isinstance(sides[state.to_move], engine_arena.HumanSide):
+            print(render(state, colour=colour), flush=True)
+
+    async def main() -> dict:
+        async with SearchRunner(_workers(args, black, white), games=["hex"]) as runner:
+            try:
+                record = await engine_arena.play_game(rules, black, white, runner, per_move=args.move_time,
+                                                      on_move=shown)
+            finally:
+                for side in (black, white):
+                    if isinstance(side, engine_arena.EngineSide):
+                        await side.close()
+        if directory:
+            record["sgf"] = str(engine_arena.write_sgf(rules, record, black, white, Path(directory), 0))
+        return record
+
+    print(f"Black (top to bottom) = {engine_arena.describe(black)}\nWhite (left to right) = "
+          f"{engine_arena.describe(white)}\n{rules.width}x{rules.height}{', swap rule' if rules.swap else ''}",
+          flush=True)
+    if not isinstance(black, engine_arena.HumanSide):
+        print(render(rules.start(), colour=colour), flush=True)
+    try:
+        record = _run(main())
+    except Quit:
+        print("\nGame left unfinished.", flush=True)
+        return 0
+    except engine_arena.EngineError as exc:
+        raise UsageFailure(f"cannot run the engine: {exc}") from None
+    winner = record["winner_name"]
+    who = {"A": "Black", "B": "White"}.get(winner, "nobody")
+    print(f"{record['result']} ({record['end']}): {who} ({args.a if winner == 'A' else args.b}) has won."
+          + (f"\nSGF: {record['sgf']}" if record.get("sgf") else ""), flush=True)
+    return 0
+
+
+def arena(args: argparse.Namespace) -> int:
+    from .. import engine_arena
+
+    rules = _rules(args)
+    a, b = _side(args.a, "A"), _side(args.b, "B")
+    if isinstance(a, engine_arena.HumanSide) or isinstance(b, engine_arena.HumanSide):
+        raise UsageFailure("a person plays with `bots play hex --a human`, not in an arena")
+    directory = _sgf_dir(args.sgf)
+    out = output_file(args.json)
+    started = time.monotonic()
+
+    def note(record: dict) -> None:
+        if out:
+            out.write(json.dumps(record) + "\n")
+            out.flush()
+        done = record["game_number"] + 1
+        print(f"game {done}/{args.games}: black {record['players']['black']} white {record['players']['white']}"
+              f" {record['result']} ({record['end']}, {len(record['moves'])} moves)"
+              f" {time.monotonic() - started:.0f} s", flush=True)
+
+    async def main() -> list[dict]:
+        async with SearchRunner(_workers(args, a, b), games=["hex"]) as runner:
+            return await engine_arena.run_arena(rules, a, b, args.games, runner, per_move=args.move_time,
+                                                sgf_dir=directory, on_record=note)
+
+    board = rules.fields()["map"]
+    print(f"A = {engine_arena.describe(a)}\nB = {engine_arena.describe(b)}\n{args.games} games, {board},"
+          f" {args.move_time} s per move", flush=True)
+    try:
+        records = _run(main())
+    except engine_arena.EngineError as exc:
+        raise UsageFailure(f"cannot run the engine: {exc}") from None
+    finally:
+        if out:
+            out.close()
+    print(report(engine_arena.match_side(a), engine_arena.match_side(b), records, [board]))
+    return 0
+
+
+def htp(args: argparse.Namespace) -> int:
+    from .htp import main
+
+    name, params = checked_player("hex", args.player, args.param)
+    return main(name, params, workers=args.workers or os.cpu_count() or 1)
+
+
+def bench(args: argparse.Namespace) -> int:
+    from .bench import bench as run_bench
+
+    print(run_bench(args.time))
+    return 0

@@ -1,0 +1,358 @@
+"""Our Hex engine over HTP, Benzene's and HexGui's dialect of GTP (shared/specs/hex.md sections
+3 and 4): what `bots htp hex` runs.
+
+The protocol runtime (command table and `handle`, the `serve` transport loop, stdio and the
+process around it) is bots/gtp_runtime.py, shared with Go's GTP engine; this module holds
+Hex's commands and Hex's state.
+
+The engine keeps our canonical game (bots/hex/board.py): an immutable `State` whose swap is
+the "swap pieces" move `SWAP` (the stone moves to the transposed cell and changes colour;
+Black moves next), and whose `swapped` flag records that one was played.  The controller
+speaks Benzene's dialect, where `swap-pieces` has the players exchange colours on an unchanged
+board and White moves again.  The two are the same position with colours exchanged and the
+board transposed, so once `swapped` is set every colour and cell crossing the wire is
+translated (`bots.hex.board.benzene`, its own inverse): `play` and `genmove` in and out,
+`showboard`, `all_legal_moves`, `final_score`; `undo` of the swap restores the unswapped
+state.  The clocks belong to the colours as the controller names them (`time_left white` is
+the clock of whoever plays White now), so they need no translation.
+
+As in Go's engine, colours need not alternate: the named colour becomes the side to move.  A
+won game (a connection, or a `play <colour> resign`) accepts no more moves, and `genmove`
+answers `resign`.  Moves are generated with `bots.decide.decide` (`Engine.think`), so an
+illegal move never leaves the process; the time for a move comes from the colour's clock
+(`move_time`).
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from typing import Any
+
+from protocol.errors import IllegalMove
+from protocol.gtp import Command
+from search.budget import Budget
+
+from .. import gtp_runtime, registry
+from ..gtp_runtime import Failure, arity, command, integer, serve
+from ..runner import SearchRunner
+from .board import (
+    BLACK,
+    COLOUR_NAMES,
+    DEFAULT_SIZE,
+    EMPTY,
+    SWAP,
+    WHITE,
+    State,
+    benzene,
+    cell_name,
+    check_size,
+    empty,
+    from_moves,
+    parse_cell,
+    render,
+)
+
+__all__ = ["DEFAULT_GAME_TIME", "Engine", "Failure", "main", "move_time", "serve"]
+
+DEFAULT_GAME_TIME = 1800.0  # seconds per colour for the whole game (Benzene's default)
+OVERHEAD = 0.1  # seconds kept back per move for the wire and the event loop
+MIN_MOVE, MAX_MOVE = 0.05, 30.0  # seconds: the bounds of one move's budget
+ANALYZE_COMMANDS = (  # HexGui builds its Analyze menu from these: type/label/command
+    "param/Game Param/param_game",
+    "plist/All Legal Moves/all_legal_moves %c",
+    "string/ShowBoard/showboard",
+    "string/Final Score/final_score",
+    "string/Time Left/time_left",
+)
+_TRUE, _FALSE = ("1", "true", "on", "yes"), ("0", "false", "off", "no")
+
+
+def move_time(time_left: float, empties: int) -> float:
+    """Seconds to think about one move with `time_left` seconds on our clock and `empties`
+    empty cells on the board.
+
+    The clock is shared evenly over the moves we may still have to make, about half the empty
+    cells but never fewer than 10 (so an almost full board does not spend the whole clock on
+    one move), less OVERHEAD for the answer's trip; the result is clamped to MIN_MOVE..MAX_MOVE
+    (a move under MIN_MOVE is the search's fallback, which `decide` always has)."""
+    share = max(0.0, time_left) / max(10.0, empties / 2)
+    return min(MAX_MOVE, max(MIN_MOVE, share - OVERHEAD))
+
+
+def _seconds_text(value: float) -> str:
+    return f"{value:.3f}".rstrip("0").rstrip(".")
+
+
+def _colour(text: str) -> int:
+    return gtp_runtime.colour(text, BLACK, WHITE)
+
+
+class Engine(gtp_runtime.Engine):
+    """One HTP game: the canonical state, the states before each move for `undo`, who resigned,
+    the swap rule, the clocks; `handle` answers commands."""
+
+    game = "hex"
+
+    def __init__(self, runner: SearchRunner | None, player: str = "random", params: tuple = (),
+                 log: Any = None) -> None:
+        super().__init__(runner, player, params, log)
+        self.allow_swap = False  # Benzene's default: `param_game allow_swap 1` turns it on
+        self.little_golem = False  # print the swap as LittleGolem's `swap`
+        self.game_time = DEFAULT_GAME_TIME
+        self.state: State = empty(DEFAULT_SIZE)
+        self.resigned: int | None = None  # the canonical colour that resigned
+        self.history: list[tuple[State, int | None]] = []  # (state, resigned) before each move
+        self.clocks: dict[int, float] = {BLACK: self.game_time, WHITE: self.game_time}  # HTP colours
+
+    # -- the game in the controller's terms ---------------------------------------------------
+    def canonical(self, colour: int) -> int:
+        """Our colour for the controller's `colour` (and back: the translation is an involution)."""
+        return benzene(self.state, colour)[0]
+
+    def winner(self) -> int | None:
+        """The winner in our canonical colours (by connection or resignation), or None."""
+        if self.resigned is not None:
+            return 3 - self.resigned
+        return self.state.winner()
+
+    def to_move(self) -> int:
+        """The side to move as the controller names it."""
+        return self.canonical(self.state.to_move)
+
+    def _turn(self, colour: int) -> State:
+        """The state with canonical `colour` to move (the controller need not alternate), the
+        swap legal in it only as White's reply to Black's one stone when allow_swap is on."""
+        s = self.state
+        if s.to_move != colour:
+            s = s._replace(to_move=colour)
+        swap = (self.allow_swap and colour == WHITE and s.plies == 1 and not s.swapped
+                and s.board.count(BLACK) == 1)
+        if s.swap != swap:
+            s = s._replace(swap=swap)
+        return s
+
+    def _commit(self, new: State, resigned: int | None = None) -> None:
+        self.history.append((self.state, self.resigned))
+        self.state, self.resigned = new, resigned
+
+    def _new_game(self, width: int, height: int) -> None:
+        self.state = empty(width, height, self.allow_swap)
+        self.resigned = None
+        self.history = []
+        self.clocks = {BLACK: self.game_time, WHITE: self.game_time}
+
+    def _move_name(self, state: State, move: int) -> str:
+        """A canonical move of `state` as the controller names it."""
+        if move == SWAP:
+            return "swap" if self.little_golem else "swap-pieces"
+        return cell_name(benzene(state, state.to_move, move)[1], state.width)
+
+    def view(self) -> State:
+        """The position as the controller sees it (colours and cells translated after a swap)."""
+        s = self.state
+        if not s.swapped:
+            return s
+        board = bytearray(s.cells)
+        for cell, stone in enumerate(s.board):
+            if stone != EMPTY:
+                colour, where = benzene(s, stone, cell)
+                board[where] = colour
+        last = None if s.last in (None, SWAP) else benzene(s, BLACK, s.last)[1]
+        return s._replace(board=bytes(board), to_move=self.to_move(), last=last)
+
+    def budget(self, colour: int) -> tuple[float, float]:
+        """(seconds to think, seconds left) for the controller's `colour`'s next move."""
+        left = self.clocks[colour]
+        return move_time(left, self.state.board.count(EMPTY)), left
+
+    async def _generate(self, cmd: Command, commit: bool) -> str:
+        (arg,) = arity(cmd, 1)
+        colour = _colour(arg)
+        if self.winner() is not None:
+            return "resign"
+        state = self._turn(self.canonical(colour))
+        started = time.monotonic()
+        seconds, left = self.budget(colour)
+        move, _ = await self.think(state, Budget(seconds, start=started), {"time_left": left})
+        new = state.play(move)  # decide guarantees legality; a failure here is a bug
+        if commit:
+            self._commit(new)
+            self.clocks[colour] = max(0.0, left - (time.monotonic() - started))
+        return self._move_name(state, move)
+
+    # -- setup ---------------------------------------------------------------------------------
+    @command("boardsize")
+    async def _boardsize(self, cmd: Command) -> str:
+        args = arity(cmd, 1, 2)
+        sizes = [integer(a, "the board size") for a in args]
+        try:
+            width, height = check_size(*sizes)
+        except ValueError:
+            raise Failure("unacceptable size") from None
+        self._new_game(width, height)
+        return ""
+
+    @command("clear_board")
+    async def _clear_board(self, cmd: Command) -> str:
+        arity(cmd, 0)
+        self._new_game(self.state.width, self.state.height)
+        return ""
+
+    @command("param_game")
+    async def _param_game(self, cmd: Command) -> str:
+        args = arity(cmd, 0, 2)
+        if not args:
+            return "\n".join((f"[bool] allow_swap {int(self.allow_swap)}",
+                              f"[bool] on_little_golem {int(self.little_golem)}",
+                              f"[string] game_time {_seconds_text(self.game_time)}"))
+        name, value = args
+        if name in ("allow_swap", "on_little_golem"):
+            if value.lower() not in _TRUE + _FALSE:
+                raise Failure(f"syntax error: {name} is 1 or 0, got {value!r:.20}")
+            setattr(self, "allow_swap" if name == "allow_swap" else "little_golem", value.lower() in _TRUE)
+        elif name == "game_time":
+            seconds = gtp_runtime.seconds(value, "game_time")
+            if self.history:
+                raise Failure("game_time can only be set before the first move")
+            self.game_time = seconds
+            self.clocks = {BLACK: seconds, WHITE: seconds}
+        else:
+            raise Failure(f"unknown parameter: {name:.30} (allow_swap, on_little_golem, game_time)")
+        return ""
+
+    # -- play ----------------------------------------------------------------------------------
+    @command("play")
+    async def _play(self, cmd: Command) -> str:
+        colour_text, move_text = arity(cmd, 2)
+        colour = self.canonical(_colour(colour_text))
+
+        def illegal(reason: str) -> Failure:
+            self.log.info("illegal move refused", move=f"{colour_text} {move_text}", reason=reason)
+            return Failure(f"illegal move: {move_text:.20} ({reason})")
+
+        if self.winner() is not None:
+            raise illegal("game over")
+        s = self.state
+        if move_text.lower() == "resign":
+            self._commit(s, colour)
+            return ""
+        try:
+            move = parse_cell(move_text, s.width, s.height)
+        except ValueError:
+            raise illegal("invalid") from None
+        state = self._turn(colour)
+        if move == SWAP:
+            if not self.allow_swap:
+                raise illegal("swap off")
+            if not state.swap_allowed():
+                raise illegal("swap only as White's reply to Black's first move")
+        else:
+            move = benzene(s, colour, move)[1]
+        try:
+            new = state.play(move)
+        except IllegalMove as exc:
+            raise illegal(exc.reason) from None
+        self._commit(new)
+        return ""
+
+    @command("genmove")
+    async def _genmove(self, cmd: Command) -> str:
+        return await self._generate(cmd, commit=True)
+
+    @command("reg_genmove")
+    async def _reg_genmove(self, cmd: Command) -> str:
+        return await self._generate(cmd, commit=False)
+
+    @command("undo")
+    async def _undo(self, cmd: Command) -> str:
+        arity(cmd, 0)
+        if not self.history:
+            raise Failure("cannot undo")
+        self.state, self.resigned = self.history.pop()
+        return ""
+
+    # -- looking at the game ------------------------------------------------------------------
+    @command("showboard")
+    async def _showboard(self, cmd: Command) -> str:
+        """The board on the lines after `= `: column letters, then each row one step further
+        right (a1 top-left), then who has won or is to move."""
+        arity(cmd, 0)
+        view = self.view()
+        lines = render(view).split("\n")[:-1]  # render's last line speaks of our canonical game
+        winner = self.winner()
+        if self.resigned is not None:
+            loser = self.canonical(self.resigned)
+            lines.append(f"{COLOUR_NAMES[loser]} resigned: {COLOUR_NAMES[3 - loser]} has won.")
+        elif winner is not None:
+            lines.append(f"{COLOUR_NAMES[self.canonical(winner)]} has won.")
+        else:
+            lines.append(f"{COLOUR_NAMES[view.to_move]} to move.")
+        if self.state.swapped:
+            lines.append("The players swapped sides after the first move.")
+        return "\n" + "\n".join(lines)
+
+    @command("all_legal_moves")
+    async def _all_legal_moves(self, cmd: Command) -> str:
+        args = arity(cmd, 0, 1)
+        colour = _colour(args[0]) if args else self.to_move()
+        if self.winner() is not None:
+            return ""
+        state = self._turn(self.canonical(colour))
+        view = self.view()
+        moves = [cell_name(c, view.width) for c, stone in enumerate(view.board) if stone == EMPTY]
+        if state.swap_allowed():
+            moves.append(self._move_name(state, SWAP))
+        return " ".join(moves)
+
+    @command("final_score")
+    async def _final_score(self, cmd: Command) -> str:
+        arity(cmd, 0)
+        winner = self.winner()
+        if winner is None:
+            return "cannot score"
+        return f"{'BW'[self.canonical(winner) - 1]}+"
+
+    @command("hexgui-analyze_commands")
+    async def _analyze_commands(self, cmd: Command) -> str:
+        arity(cmd, 0)
+        return "\n".join(ANALYZE_COMMANDS)
+
+    # -- time ----------------------------------------------------------------------------------
+    @command("time_left")
+    async def _time_left(self, cmd: Command) -> str:
+        """No argument: both clocks (`black S white S`); a colour: its seconds; a colour and
+        seconds: set that clock."""
+        args = arity(cmd, 0, 1, 2)
+        if not args:
+            return f"black {_seconds_text(self.clocks[BLACK])} white {_seconds_text(self.clocks[WHITE])}"
+        colour = _colour(args[0])
+        if len(args) == 1:
+            return _seconds_text(self.clocks[colour])
+        self.clocks[colour] = gtp_runtime.seconds(args[1], "time left")
+        return ""
+
+
+# -- the process ----------------------------------------------------------------------------------
+
+def _warm() -> None:
+    """Load what this process runs itself before the first genmove (the workers warm their
+    own): the fallback move computed beside every search, and the connection check."""
+    state = from_moves(3, [4], swap=True)
+    registry.get("hex").fallback(state, None)
+    state.play(SWAP).winner()
+
+
+def main(player: str, params: tuple, workers: int = 2) -> int:
+    """Run the HTP engine on stdin/stdout until quit or EOF.  0 when done, 1 when stdin or
+    stdout cannot be used, 2 for a bad player or option, 130 on Ctrl-C."""
+    params = tuple(sorted(params))
+    return gtp_runtime.main("hex", lambda runner, log: Engine(runner, player, params, log), workers, _warm,
+                            label="HTP", logger="bots.hex.htp")
+
+
+if __name__ == "__main__":
+    parser = gtp_runtime.argument_parser("python -m bots.hex.htp",
+                                         "Our Hex engine over HTP on stdin/stdout (logs on stderr).", "Hex")
+    ns = parser.parse_args()
+    sys.exit(main(ns.player, tuple(ns.param), ns.workers))

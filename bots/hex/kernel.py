@@ -1,0 +1,589 @@
+"""numba kernels for Hex: the board inside search, fill-the-board playouts with bridge-save
+replies, and the moves and priors that the shared MCTS tree (search.uct) searches with.
+
+A position is ONE int32 array (so copying it is one memcpy): NSLOTS slots, then the padded
+board of PW x PH = (width + 2) x (height + 2) cells, padded cell p = (row + 1) * PW + col + 1
+at `pos[OFF + p]`.  The padding stands for the edges: the top row is TOP (Black), the bottom
+row BOTTOM (Black), the left column LEFT (White), the right column RIGHT (White), the four
+corners NEUTRAL.  A cell's colour is `value & 3` (TOP and BOTTOM are Black, LEFT and RIGHT
+White; the 4 and 8 bits tell an edge's first and second side), so a stone next to its edge
+"touches" a stone of its colour, and a stone on the second row makes a bridge with its edge
+through the two cells between them, exactly as with another stone (edge templates for free).
+
+Slots: TOMOVE, PLIES (moves so far, a swap included), SWAPRULE (the pie rule is on), LAST
+(the last move: a padded cell, SWAP_MOVE, or NO_MOVE), WIDTH, HEIGHT, PW, PH, NEMPTY (empty
+cells), FIRST (Black's first stone, for the swap).
+
+Moves in the tree: padded cells (>= 0, AMAF-tracked) and SWAP_MOVE (-1), the canonical pie
+move of bots.hex.board (the one stone moves to the transposed cell and turns White; Black
+moves next), so players 1 and 2 alternate at every move as the tree requires.
+
+Playouts (shared/specs/hex.md 6.1): the empty cells are filled in random order, alternately,
+then ONE flood fill decides the winner (a full board has exactly one).  With `bridges` on, a
+player whose bridge the opponent's last move intruded into (two of its stones, or a stone and
+its edge through the padding, with exactly two empty common neighbours, one just taken)
+answers in the other cell of the bridge.
+
+`children` lists every empty cell (and SWAP_MOVE when the swap is allowed) with priors, and
+nothing for a finished position (which is then a leaf: its playout returns the winner, since
+filling a decided board cannot change who joined the edges).  `is_over` is always False: the
+contract allows it, and `children` never expands a finished position.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from bots.cache import configure_numba
+
+configure_numba()  # compiled kernels go to the per-user cache, never into the package
+
+from numba import njit  # noqa: E402  (after the cache directory is chosen)
+
+from search import uct  # noqa: E402  (caches into that directory too)
+
+from .board import BLACK, EMPTY, SWAP, WHITE  # noqa: E402
+
+if TYPE_CHECKING:
+    from .board import State
+
+NEUTRAL = 3
+FIRST_SIDE, SECOND_SIDE = 4, 8  # bits of the padding: top or left, bottom or right
+TOP, BOTTOM = BLACK | FIRST_SIDE, BLACK | SECOND_SIDE
+LEFT, RIGHT = WHITE | FIRST_SIDE, WHITE | SECOND_SIDE
+SEEN = 16  # a flood fill's mark on a stone (cleared again, or the board is thrown away)
+
+SWAP_MOVE = SWAP  # -1: the pie move in the tree (AMAF ignores it)
+NO_MOVE = -2  # LAST before any move
+
+TOMOVE, PLIES, SWAPRULE, LAST, WIDTH, HEIGHT, PW, PH, NEMPTY, FIRST = range(10)
+NSLOTS = 10
+OFF = NSLOTS  # the board starts here in the position array
+
+# Priors of the tree's moves (visits and wins, for the mover; an even prior of 10 visits).
+PRIOR_EVEN = 10.0
+PRIOR_SAVE = 30.0  # the bridge-save reply to the last move
+PRIOR_BRIDGE = 6.0  # makes a bridge with an own stone (or its own edge), both carriers empty
+PRIOR_NEAR = 6.0  # next to the last move
+PRIOR_EDGE = 10.0  # losses for the first and last row and column while the board is mostly empty
+EDGE_EARLY = 0.5  # "mostly empty": more than this share of the cells
+F_SAVE, F_BRIDGE, F_NEAR, F_EDGE = 1, 2, 4, 8  # the priors' features (params[0]: the bits in use)
+PRIORS = F_SAVE | F_BRIDGE | F_NEAR | F_EDGE  # the features the player uses
+
+
+# -- the position ------------------------------------------------------------------------------
+
+@njit(cache=True)
+def new_position(width, height, swap):
+    """The empty width x height board, Black to move."""
+    pw = width + 2
+    ph = height + 2
+    pos = np.zeros(OFF + pw * ph, np.int32)
+    for r in range(ph):
+        for c in range(pw):
+            p = r * pw + c
+            top_or_bottom = r == 0 or r == ph - 1
+            left_or_right = c == 0 or c == pw - 1
+            if top_or_bottom and left_or_right:
+                v = NEUTRAL
+            elif r == 0:
+                v = TOP
+            elif r == ph - 1:
+                v = BOTTOM
+            elif c == 0:
+                v = LEFT
+            elif c == pw - 1:
+                v = RIGHT
+            else:
+                v = EMPTY
+            pos[OFF + p] = v
+    pos[TOMOVE] = BLACK
+    pos[PLIES] = 0
+    pos[SWAPRULE] = 1 if swap else 0
+    pos[LAST] = NO_MOVE
+    pos[WIDTH] = width
+    pos[HEIGHT] = height
+    pos[PW] = pw
+    pos[PH] = ph
+    pos[NEMPTY] = width * height
+    pos[FIRST] = -1
+    return pos
+
+
+def padded(cell: int, width: int) -> int:
+    """The padded cell of a State's cell (row * width + col); SWAP stays SWAP."""
+    if cell < 0:
+        return cell
+    return (cell // width + 1) * (width + 2) + cell % width + 1
+
+
+def unpadded(p: int, width: int) -> int:
+    """The State's cell of a padded cell; SWAP (any negative) stays as it is."""
+    if p < 0:
+        return p
+    return (p // (width + 2) - 1) * width + p % (width + 2) - 1
+
+
+def to_kernel(state: State) -> np.ndarray:
+    """The kernel position of a `bots.hex.board.State`."""
+    w = state.width
+    pos = new_position(w, state.height, bool(state.swap))
+    board = pos[OFF:]
+    stones = 0
+    for cell, v in enumerate(state.board):
+        if v:
+            board[padded(cell, w)] = v
+            stones += 1
+    pos[TOMOVE] = state.to_move
+    pos[PLIES] = state.plies
+    pos[NEMPTY] = state.cells - stones
+    pos[LAST] = NO_MOVE if state.last is None else padded(state.last, w)
+    if state.plies == 1 and stones == 1:
+        pos[FIRST] = padded(state.board.index(BLACK), w) if BLACK in state.board else -1
+    return pos
+
+
+def board_of(pos: np.ndarray) -> bytes:
+    """The unpadded board (as `State.board`) of a kernel position: for tests and tools."""
+    w, h, pw = int(pos[WIDTH]), int(pos[HEIGHT]), int(pos[PW])
+    return bytes(int(pos[OFF + (r + 1) * pw + c + 1]) & 3 for r in range(h) for c in range(w))
+
+
+@njit(cache=True)
+def swap_allowed(pos):
+    return pos[SWAPRULE] != 0 and pos[PLIES] == 1 and pos[WIDTH] == pos[HEIGHT] and pos[FIRST] >= 0
+
+
+@njit(cache=True)
+def play(pos, move):
+    """The side to move plays `move` (an empty padded cell, or SWAP_MOVE when allowed); the
+    caller knows it is legal."""
+    c = pos[TOMOVE]
+    if move == SWAP_MOVE:
+        pw = pos[PW]
+        first = pos[FIRST]
+        r, col = first // pw, first % pw
+        pos[OFF + first] = EMPTY
+        pos[OFF + col * pw + r] = WHITE  # transposed (square board: same padded width)
+        pos[TOMOVE] = BLACK
+        pos[PLIES] = 2
+        pos[LAST] = SWAP_MOVE
+        return
+    pos[OFF + move] = c
+    pos[NEMPTY] -= 1
+    pos[PLIES] += 1
+    if pos[PLIES] == 1:
+        pos[FIRST] = move
+    pos[TOMOVE] = 3 - c
+    pos[LAST] = move
+
+
+# -- who has won ----------------------------------------------------------------------------
+
+@njit(cache=True)
+def group_sides(pos, p, stack):
+    """The sides (FIRST_SIDE | SECOND_SIDE bits) of its own edges that the group of the stone
+    at padded cell p touches.  `stack` is scratch of at least the board's size; the board is
+    left as it was."""
+    board = pos[OFF:]
+    pw = np.int64(pos[PW])
+    c = board[p]
+    sides = 0
+    board[p] = c | SEEN
+    stack[0] = p
+    n = 1
+    i = 0
+    while i < n:
+        x = stack[i]
+        i += 1
+        for d in (1, -pw + 1, -pw, -1, pw - 1, pw):
+            y = x + d
+            v = board[y]
+            if v == c:
+                board[y] = c | SEEN
+                stack[n] = y
+                n += 1
+            elif v & 3 == c and v & (FIRST_SIDE | SECOND_SIDE):
+                sides |= v & (FIRST_SIDE | SECOND_SIDE)
+    for j in range(n):
+        board[stack[j]] = c
+    return sides
+
+
+@njit(cache=True)
+def connects(pos, c, stack):
+    """Does colour c join its two edges?  (Any position; the board is left as it was.)"""
+    board = pos[OFF:]
+    pw = np.int64(pos[PW])
+    ph = np.int64(pos[PH])
+    n = 0
+    if c == BLACK:  # from the cells next to the top edge
+        for col in range(1, pw - 1):
+            p = pw + col
+            if board[p] == c:
+                board[p] = c | SEEN
+                stack[n] = p
+                n += 1
+    else:
+        for r in range(1, ph - 1):
+            p = r * pw + 1
+            if board[p] == c:
+                board[p] = c | SEEN
+                stack[n] = p
+                n += 1
+    found = False
+    i = 0
+    while i < n and not found:
+        x = stack[i]
+        i += 1
+        for d in (1, -pw + 1, -pw, -1, pw - 1, pw):
+            y = x + d
+            v = board[y]
+            if v == c:
+                board[y] = c | SEEN
+                stack[n] = y
+                n += 1
+            elif v == (c | SECOND_SIDE):
+                found = True
+    for j in range(n):
+        board[stack[j]] = c
+    return found
+
+
+@njit(cache=True)
+def winner(pos):
+    """The colour that has joined its edges (the last mover first), or 0."""
+    stack = np.empty(pos.shape[0] - OFF, np.int32)
+    last = pos[LAST]
+    if last >= 0:  # only the last move can have ended the game
+        return pos[OFF + last] if group_sides(pos, last, stack) == FIRST_SIDE | SECOND_SIDE else 0
+    for c in (BLACK, WHITE):
+        if connects(pos, c, stack):
+            return c
+    return 0
+
+
+@njit(cache=True)
+def full_winner(pos, stack):
+    """The winner of a FULL board: Black if Black joins top and bottom, else White.  Marks
+    Black's stones it reaches (the board is thrown away after a playout)."""
+    board = pos[OFF:]
+    pw = np.int64(pos[PW])
+    n = 0
+    for col in range(1, pw - 1):
+        p = pw + col
+        if board[p] == BLACK:
+            board[p] = BLACK | SEEN
+            stack[n] = p
+            n += 1
+    while n:
+        n -= 1
+        x = stack[n]
+        for d in (1, -pw + 1, -pw, -1, pw - 1, pw):
+            y = x + d
+            v = board[y]
+            if v == BLACK:
+                board[y] = BLACK | SEEN
+                stack[n] = y
+                n += 1
+            elif v == BOTTOM:
+                return BLACK
+    return WHITE
+
+
+@njit(cache=True)
+def win_cells(pos, c, out):
+    """The empty cells where c would join its edges at once: written to `out` (padded), the
+    count returned.  (0 if c has already joined them.)"""
+    board = pos[OFF:]
+    size = pos.shape[0] - OFF
+    pw = np.int64(pos[PW])
+    mark = np.zeros(size, np.int8)  # bit 1: reached from the first side, bit 2: from the second
+    stack = np.empty(size, np.int32)
+    for side in (1, 2):
+        edge = c | (FIRST_SIDE if side == 1 else SECOND_SIDE)
+        n = 0
+        for p in range(size):  # the stones next to that edge
+            if board[p] == c:
+                for d in (1, -pw + 1, -pw, -1, pw - 1, pw):
+                    q = p + d
+                    if 0 <= q < size and board[q] == edge:
+                        mark[p] |= side
+                        stack[n] = p
+                        n += 1
+                        break
+        while n:
+            n -= 1
+            x = stack[n]
+            for d in (1, -pw + 1, -pw, -1, pw - 1, pw):
+                y = x + d
+                if board[y] == c and not mark[y] & side:
+                    mark[y] |= side
+                    stack[n] = y
+                    n += 1
+    k = 0
+    for p in range(size):
+        if board[p] == EMPTY:
+            touch = 0
+            for d in (1, -pw + 1, -pw, -1, pw - 1, pw):
+                v = board[p + d]
+                if v == c:
+                    touch |= mark[p + d]
+                elif v == (c | FIRST_SIDE):
+                    touch |= 1
+                elif v == (c | SECOND_SIDE):
+                    touch |= 2
+            if touch == 3:
+                out[k] = p
+                k += 1
+        elif board[p] == c and mark[p] == 3:
+            return 0
+    return k
+
+
+# -- bridges ------------------------------------------------------------------------------------
+
+@njit(cache=True, inline="always")
+def save_reply(board, pw, x, c):
+    """The bridge-save reply for c to a stone just played at padded cell x (`board` the padded
+    board, pos[OFF:], of padded width `pw`): the other carrier of a bridge of c's that x
+    intruded into (the first found), or -1.  Around x, for three neighbours in a row (cyclic
+    order), if the outer two are c's (stones or edge) and the middle one is empty, the outer
+    two make a bridge whose carriers are x and the middle one.  Branch-free up to the answer:
+    bit k of `own` / `emp` is the k-th neighbour of x, in the cyclic order (dcol, drow) =
+    (1,0) (1,-1) (0,-1) (-1,0) (-1,1) (0,1)."""
+    v = board[x + 1]
+    own = np.int64(v & 3 == c)
+    emp = np.int64(v == EMPTY)
+    v = board[x - pw + 1]
+    own |= np.int64(v & 3 == c) << 1
+    emp |= np.int64(v == EMPTY) << 1
+    v = board[x - pw]
+    own |= np.int64(v & 3 == c) << 2
+    emp |= np.int64(v == EMPTY) << 2
+    v = board[x - 1]
+    own |= np.int64(v & 3 == c) << 3
+    emp |= np.int64(v == EMPTY) << 3
+    v = board[x + pw - 1]
+    own |= np.int64(v & 3 == c) << 4
+    emp |= np.int64(v == EMPTY) << 4
+    v = board[x + pw]
+    own |= np.int64(v & 3 == c) << 5
+    emp |= np.int64(v == EMPTY) << 5
+    # the middle cell k: empty, with the cells k - 1 and k + 1 (cyclically) c's
+    found = emp & ((own << 1) | (own >> 5)) & ((own >> 1) | (own << 5)) & 63
+    if found == 0:
+        return -1
+    if found & 1:
+        return x + 1
+    if found & 2:
+        return x - pw + 1
+    if found & 4:
+        return x - pw
+    if found & 8:
+        return x - 1
+    if found & 16:
+        return x + pw - 1
+    return x + pw
+
+
+# -- playouts ------------------------------------------------------------------------------------
+
+@njit(cache=True)
+def seed(value):
+    np.random.seed(value)
+
+
+@njit(cache=True)
+def _draw_seed():
+    return np.random.randint(0, 2 ** 31 - 1)
+
+
+@contextmanager
+def seeded(value: int) -> Iterator[None]:
+    """Run a block with the kernel's generator seeded with `value`, then resume the
+    interrupted stream, reseeded from one draw of it (as bots.go.kernel.seeded)."""
+    resume = _draw_seed()
+    seed(value)
+    try:
+        yield
+    finally:
+        seed(resume)
+
+
+@njit(cache=True)
+def fill(pos, amaf, bridges):
+    """Fill the board from `pos` in random order, alternately from the side to move (with
+    `bridges`: answering an intrusion into a bridge in its other cell), and return the winner.
+    `amaf[p]` gets the colour that played p, where it is still 0."""
+    board = pos[OFF:]
+    size = board.shape[0]
+    pw = np.int64(pos[PW])
+    cells = np.empty(size, np.int32)
+    n = 0
+    for p in range(size):
+        if board[p] == EMPTY:
+            cells[n] = p
+            n += 1
+    left = n
+    c = pos[TOMOVE]
+    last = pos[LAST]
+    while left:
+        p = -1
+        if bridges and last >= 0:
+            p = save_reply(board, pw, last, c)
+        while p < 0:  # a random empty cell (cells taken by a reply are dropped when drawn)
+            j = np.random.randint(0, n)
+            q = cells[j]
+            n -= 1
+            cells[j] = cells[n]
+            if board[q] == EMPTY:
+                p = q
+        board[p] = c
+        if amaf[p] == 0:
+            amaf[p] = c
+        left -= 1
+        last = p
+        c = 3 - c
+    pos[NEMPTY] = 0
+    return full_winner(pos, cells)
+
+
+@njit(cache=True)
+def playouts(pos0, count, bridges):
+    """`count` playouts from the position; Black's wins (for benchmarks and tests)."""
+    amaf = np.zeros(pos0.shape[0] - OFF, np.int8)
+    wins = 0
+    for _ in range(count):
+        pos = pos0.copy()
+        if fill(pos, amaf, bridges) == BLACK:
+            wins += 1
+    return wins
+
+
+def playout_rate(size: int = 11, seconds: float = 1.0, bridges: bool = False, height: int | None = None) -> float:
+    """Fill playouts per second from the empty size x size board (one core), measured for
+    about `seconds` (for `bots bench hex`); `bridges`: with bridge-save replies."""
+    pos = new_position(size, size if height is None else height, False)
+    playouts(pos, 10, bridges)  # compiled (or loaded) before the clock starts
+    start, n = time.perf_counter(), 0
+    while True:
+        playouts(pos, 500, bridges)
+        n += 500
+        elapsed = time.perf_counter() - start
+        if elapsed >= seconds:
+            return n / elapsed
+
+
+# -- the search: search.uct's tree with Hex's moves, priors and playouts --------------------------
+#
+# A position is the int32 array above; the search's params are (the priors' features, an int of
+# F_* bits, 0 for an even prior everywhere; bridge replies in playouts, a bool).
+
+@njit(cache=True, inline="always")
+def _priors(board, pw, ph, last, p, c, save, early, features):
+    """(prior visits, prior wins) of c playing the empty padded cell p (`last` the last move,
+    `save` the bridge-save reply to it, `early` the board is still mostly empty; `features`
+    the PRIOR_* bits in use)."""
+    pn = PRIOR_EVEN
+    pw_ = PRIOR_EVEN / 2
+    if p == save:
+        pn += PRIOR_SAVE
+        pw_ += PRIOR_SAVE
+    r, col = p // pw, p % pw
+    # a bridge with an own stone or edge: (dcol, drow) of the far cell and its two carriers
+    bridge = False
+    if features & F_BRIDGE:
+        for dc, dr, a, b in ((1, -2, -pw, -pw + 1), (2, -1, -pw + 1, 1), (1, 1, 1, pw),
+                             (-1, 2, pw, pw - 1), (-2, 1, pw - 1, -1), (-1, -1, -1, -pw)):
+            rr, cc = r + dr, col + dc
+            if 0 <= rr < ph and 0 <= cc < pw and board[rr * pw + cc] & 3 == c \
+                    and board[p + a] == EMPTY and board[p + b] == EMPTY:
+                bridge = True
+                break
+    if bridge:
+        pn += PRIOR_BRIDGE
+        pw_ += PRIOR_BRIDGE
+    if last >= 0 and features & F_NEAR:
+        for d in (1, -pw + 1, -pw, -1, pw - 1, pw):
+            if p + d == last:
+                pn += PRIOR_NEAR
+                pw_ += PRIOR_NEAR
+                break
+    if early and features & F_EDGE and (r == 1 or r == ph - 2 or col == 1 or col == pw - 2):
+        pn += PRIOR_EDGE
+    return pn, pw_
+
+
+@njit(cache=True)
+def children(pos, params, mask, moves, prior):
+    """search.uct's `children`: nothing if the game is over; else every empty cell (only
+    those with mask[p] != 0 when `mask` is not empty) with its priors, and SWAP_MOVE when the
+    swap is allowed (an even prior)."""
+    if winner(pos) != 0:
+        return 0
+    features = params[0]
+    board = pos[OFF:]
+    size = board.shape[0]
+    c = pos[TOMOVE]
+    pw = np.int64(pos[PW])
+    ph = np.int64(pos[PH])
+    last = np.int64(pos[LAST])
+    save = -1
+    if features & F_SAVE and last >= 0:
+        save = save_reply(board, pw, last, c)
+    early = pos[NEMPTY] > EDGE_EARLY * pos[WIDTH] * pos[HEIGHT]
+    k = 0
+    for p in range(size):
+        if board[p] != EMPTY:
+            continue
+        if mask.shape[0] and not mask[p]:
+            continue
+        moves[k] = p
+        if features:
+            pn, pwin = _priors(board, pw, ph, last, p, c, save, early, features)
+        else:
+            pn, pwin = PRIOR_EVEN, PRIOR_EVEN / 2
+        prior[0, k] = pn
+        prior[1, k] = pwin
+        k += 1
+    if swap_allowed(pos):
+        moves[k] = SWAP_MOVE
+        prior[0, k] = PRIOR_EVEN
+        prior[1, k] = PRIOR_EVEN / 2
+        k += 1
+    return k
+
+
+@njit(cache=True)
+def _to_move(pos):
+    return pos[TOMOVE]
+
+
+@njit(cache=True)
+def _copy(pos):
+    return pos.copy()
+
+
+@njit(cache=True)
+def _is_over(pos):
+    return False
+
+
+@njit(cache=True)
+def _playout(pos, params, amaf):
+    """search.uct's `playout`: a fill playout (bridge replies if params[1]); the winner."""
+    return fill(pos, amaf, params[1])
+
+
+SEARCH = uct.Kernel(uct.GameKernels(_to_move, _copy, play, _is_over, children, _playout), "hex")
+
+
+def space(pos: np.ndarray) -> int:
+    """The size of the tree's move space for this position (the padded board)."""
+    return int(pos.shape[0] - OFF)

@@ -1,0 +1,210 @@
+"""The `mcts` Hex player: UCT with RAVE and priors in the shared numba tree (search.uct) over
+Hex's kernels (bots.hex.kernel.SEARCH), with tactics and an exact solver in front of it.
+
+One move:
+
+1. Tactics: a cell that joins our edges at once is played; if the opponent can join theirs
+   at exactly one cell, that cell is blocked (every other move loses at once; not while a
+   swap is still possible, which changes the position).
+2. With few empty cells (`solve_empties`), the exact solver (bots.hex.solver) gets a share
+   of the time; a proven winning move is played.
+3. Otherwise (or when the solver proves nothing or a loss) the tree searches until the
+   deadline, a node limit or an early stop, and the most visited move is played.
+
+The tree is kept between moves: when the new State is the old root followed by our move and
+one reply (found from the boards, a swap included), that grandchild becomes the root.  Several
+worker processes search the same State independently (root parallelism): `choose` returns its
+root visit counts in `SearchResult.votes` and the caller adds them up; a move the tactics or
+the solver proved gets SURE_VOTES, more than any search's visits.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import time
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from search import uct
+from search.budget import Budget, SearchResult
+
+from . import kernel as K
+from . import solver as S
+from .board import SWAP, WHITE, State, empty, transpose
+from .kernel import padded, to_kernel, unpadded  # also imported from here by the tests
+
+SAFETY = 0.01  # seconds kept back from the deadline for the return trip
+SURE_VOTES = 1 << 30  # the votes of a move proven by the tactics or the solver
+SOLVE_EMPTIES = 18  # the solver is tried with at most this many empty cells (measured: 0.5 s at most)
+SOLVE_SHARE = 0.3  # ... for at most this share of the time left
+SOLVE_NODES = 3_000_000  # ... and at most this many nodes
+
+
+def two_moves_between(before: State, after: State) -> tuple[int, int] | None:
+    """The moves (ours, theirs) that lead from `before` to `after`, or None if no two do.
+    Ours is found on the board (a new stone of our colour, or the swap), theirs is
+    `after.last`."""
+    if (before.width, before.height, before.swap) != (after.width, after.height, after.swap) \
+            or after.to_move != before.to_move or after.last is None or after.plies != before.plies + 2:
+        return None
+    me = before.to_move
+    ours = [c for c in range(before.cells) if after.board[c] == me and not before.board[c]]
+    if before.swap_allowed():
+        ours.append(SWAP)
+    if after.last == SWAP and before.plies == 0 and WHITE in after.board:  # our first stone, swapped
+        ours.append(transpose(after.board.index(WHITE), after.height, after.width))
+    for m1 in ours:
+        if not before.is_legal(m1):
+            continue
+        mid = before.play(m1)
+        if not mid.is_legal(after.last):
+            continue
+        if mid.play(after.last).board == after.board:
+            return m1, after.last
+    return None
+
+
+def win_cells(state: State, colour: int) -> list[int]:
+    """The empty cells where `colour` would join its edges at once (State cells, in order)."""
+    pos = to_kernel(state)
+    out = np.empty(K.space(pos), np.int32)
+    n = K.win_cells(pos, colour, out)
+    return sorted(unpadded(int(p), state.width) for p in out[:n])
+
+
+@dataclass
+class MCTS:
+    """UCT + RAVE + priors, bridge-saving fill playouts, tactics, a solver, tree reuse."""
+
+    playouts: int | None = None  # a cap on iterations per move (None: the clock decides)
+    reuse: bool = True
+    early_stop: bool = True
+    capacity: int = 1_500_000  # tree nodes (36 bytes each)
+    seed: int | None = None
+    solver: bool = True
+    priors: bool = True  # the children's priors (else an even prior for every move)
+    bridges: bool = True  # playouts answer intrusions into bridges
+    tactics: bool = True  # win at once, block a win in one
+    solve_empties: int = SOLVE_EMPTIES
+    parallel = True  # workers may search the same State; their votes are added up
+
+    _tree: uct.Tree | None = field(default=None, init=False, repr=False)
+    _root_state: State | None = field(default=None, init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        if self.capacity < 10_000:
+            raise ValueError("capacity must be at least 10000 nodes")
+        K.seed(self.seed if self.seed is not None else int.from_bytes(os.urandom(4), "little"))
+
+    # -- the move -------------------------------------------------------------------------
+    def choose(self, state: State, context: dict | None, budget: Budget) -> SearchResult:
+        """Our move for `state` (None only when the game is over or nothing is allowed)."""
+        start = time.monotonic()
+        if state.is_terminal():
+            return SearchResult(None, float(state.winner() == state.to_move), 0, 0, 0.0)
+        exclude = set(context.get("exclude", ())) if context else set()
+        legal = [m for m in state.legal_moves() if m not in exclude]
+        if not legal:
+            return SearchResult(None)
+        allowed = set(legal)
+        tree = self._root_for(state)  # kept in step with the game even when no search runs
+
+        def sure(move: int, value: float, nodes: int = 0) -> SearchResult:
+            return SearchResult(move, value, 0, nodes, time.monotonic() - start, ((move, SURE_VOTES),))
+
+        me = state.to_move
+        if self.tactics:
+            wins = [m for m in win_cells(state, me) if m in allowed]
+            if wins:
+                return sure(wins[0], 1.0)
+            if not state.swap_allowed():
+                threats = win_cells(state, 3 - me)
+                if len(threats) == 1 and threats[0] in allowed:
+                    return sure(threats[0], 0.5)
+        if self.solver and state.board.count(0) <= self.solve_empties:
+            left = budget.deadline - SAFETY - time.monotonic()
+            nodes = SOLVE_NODES if budget.nodes is None else min(SOLVE_NODES, 100 * budget.nodes)
+            proof = S.solve(state, nodes=nodes, seconds=max(0.0, SOLVE_SHARE * left))
+            if proof.winner == me and proof.move in allowed:
+                return sure(proof.move, 1.0, proof.nodes)
+            if proof.winner == me:  # the move it found is excluded: another winning one?
+                left = budget.deadline - SAFETY - time.monotonic()
+                wins = S.winning_moves(state, nodes=nodes, seconds=max(0.0, SOLVE_SHARE * left)) or []
+                wins = [m for m in wins if m in allowed]
+                if wins:
+                    return sure(wins[0], 1.0, proof.nodes)
+        return self._search(state, tree, legal, allowed, budget, start)
+
+    def _search(self, state: State, tree: uct.Tree, legal: list, allowed: set, budget: Budget,
+                start: float) -> SearchResult:
+        w = state.width
+        pos = to_kernel(state)
+        space = K.space(pos)
+        if len(legal) < len(state.legal_moves()):  # the caller excluded some moves
+            mask = np.zeros(space, np.uint8)
+            for m in legal:
+                if m != SWAP:
+                    mask[padded(m, w)] = 1
+            uct.restrict_root(tree, mask)  # a reused root: its children were listed without it
+        else:
+            mask = np.zeros(0, np.uint8)
+        params = self._params()
+        scratch = K.SEARCH.scratch(space)
+        limit = self.playouts if self.playouts is not None else budget.nodes
+        done, full = K.SEARCH.search(tree, pos, params, mask, scratch, budget.deadline - SAFETY, limit,
+                                     self.early_stop)
+        if full:  # start afresh next time
+            self._tree = None
+            self._root_state = None
+        votes = [(move, visits) for move, visits in ((unpadded(m, w), v) for m, v in uct.root_votes(tree))
+                 if move in allowed]
+        if not votes:  # no playout finished (a tiny budget): the move the priors like best
+            move, value = self._by_prior(tree, pos, params, mask, scratch, state, allowed), 0.5
+        else:
+            move = max(votes, key=lambda mv: mv[1])[0]
+            value = uct.value(tree, int(uct.child_of(tree.I, uct.root(tree), padded(move, w))))
+        return SearchResult(move, value, 0, done, time.monotonic() - start, tuple(votes))
+
+    def _params(self) -> tuple[int, bool]:
+        """The search's params (bots.hex.kernel: the priors' features, bridge replies)."""
+        return (K.PRIORS if self.priors else 0), bool(self.bridges)
+
+    def _root_for(self, state: State) -> uct.Tree:
+        """The tree for `state`: the old one re-rooted if it leads here, else a new one."""
+        old, self._root_state = self._root_state, state
+        if self.reuse and self._tree is not None and old is not None:
+            moves = two_moves_between(old, state)
+            if moves is not None and uct.reroot(self._tree, [padded(m, state.width) for m in moves]):
+                return self._tree
+        self._tree = uct.new_tree(self.capacity)
+        return self._tree
+
+    @staticmethod
+    def _by_prior(tree: uct.Tree, pos, params, mask, scratch, state: State, allowed: set) -> int:
+        """The root child its priors like best (the most prior wins, then the best prior rate);
+        the root is expanded for it if no iteration did; a random allowed move if even that
+        cannot be done."""
+        K.SEARCH.expand(tree, uct.root(tree), pos, params, mask, scratch)
+        V, I = tree.V, tree.I
+        scored = [((float(V[uct.PW, ch]), (V[uct.PW, ch] + 1.0) / (V[uct.PN, ch] + 2.0)),
+                   unpadded(int(I[uct.IMOVE, ch]), state.width)) for ch in uct.children(tree, uct.root(tree))]
+        scored = [(score, move) for score, move in scored if move in allowed]
+        if scored:
+            return max(scored)[1]
+        return random.Random(hash(state.key())).choice(sorted(allowed))
+
+
+def warm() -> None:
+    """Compile (or load from the disk cache) every kernel the player uses: a search, the
+    priors' move, a swap position, the tactics, the solver and the bench's playouts; the
+    worker pool calls it in each worker at start, so no move pays for it."""
+    state = empty(4, swap=True)
+    MCTS(capacity=10_000, seed=1).choose(state, None, Budget(10.0, nodes=200))
+    MCTS(capacity=10_000, seed=1).choose(state.play(5), None, Budget(10.0, nodes=200))  # the swap
+    MCTS(capacity=10_000, seed=1, solver=False, tactics=False).choose(state, None, Budget(0.0))  # priors
+    MCTS(capacity=10_000, seed=1).choose(state.play(5).play(6).play(9), None, Budget(10.0, nodes=200))
+    S.warm()
+    K.playouts(K.new_position(3, 3, False), 1, False)
+    K.playouts(K.new_position(3, 3, False), 1, True)

@@ -1,0 +1,373 @@
+"""The numba Hex kernels (bots/hex/kernel.py) against plain Python.
+
+The oracle is `bots.hex.board` (`connected`, `State.play`, `State.legal_moves`) and, for the
+bridge replies and the immediate wins, brute force written here: on thousands of random
+boards (square and not, 1x1 to 11x11) the kernel must agree on who has joined their edges,
+the winner of full boards (exactly one colour), its moves and children (the empty cells, and
+the swap exactly when `State.swap_allowed()`), playing moves and the swap, the cells that win
+at once, the bridge-save reply to an intrusion, and its playouts must fill the board
+alternately and return the winner the oracle sees on the filled board.  The metamorphic
+tests: a 180-degree rotation keeps the winner, a transposition with the colours exchanged
+exchanges it.
+"""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+
+from bots.hex import kernel as K
+from bots.hex.board import BLACK, EMPTY, OFFSETS, SWAP, WHITE, State, connected, empty, from_rows, parse_cell
+
+SIZES = [(w, h) for w in range(1, 9) for h in range(1, 9)] + [(11, 11), (13, 13), (11, 7), (19, 19)]
+
+
+def random_board(rng: random.Random, w: int, h: int, fill: float) -> bytes:
+    return bytes(rng.choice((BLACK, WHITE)) if rng.random() < fill else EMPTY for _ in range(w * h))
+
+
+def full_board(rng: random.Random, w: int, h: int) -> bytes:
+    return random_board(rng, w, h, 1.0)
+
+
+def state_of(w: int, h: int, board: bytes, to_move: int = BLACK, last: int | None = None,
+             swap: bool = False) -> State:
+    stones = sum(1 for v in board if v)
+    return State(w, h, board, to_move, swap, stones, last)
+
+
+def stack_for(pos: np.ndarray) -> np.ndarray:
+    return np.empty(K.space(pos), np.int32)
+
+
+def random_game(rng: random.Random, w: int, h: int, swap: bool = False, upto: int | None = None) -> State:
+    """A legal state: random moves (the swap sometimes) until the end or `upto` moves."""
+    s = empty(w, h, swap)
+    while not s.is_terminal() and (upto is None or s.plies < upto):
+        moves = s.legal_moves()
+        s = s.play(SWAP if SWAP in moves and rng.random() < 0.5 else rng.choice(moves))
+    return s
+
+
+# -- the board and who has won -------------------------------------------------------------------
+
+def test_padding_and_conversion():
+    for w, h in [(1, 1), (3, 5), (11, 11), (19, 19)]:
+        pos = K.new_position(w, h, False)
+        assert K.space(pos) == (w + 2) * (h + 2)
+        assert K.board_of(pos) == bytes(w * h)
+        for cell in range(w * h):
+            p = K.padded(cell, w)
+            assert K.unpadded(p, w) == cell
+            assert pos[K.OFF + p] == EMPTY
+        board = pos[K.OFF:]
+        pw = w + 2
+        assert all(board[c] == K.TOP for c in range(1, pw - 1))
+        assert all(board[(h + 1) * pw + c] == K.BOTTOM for c in range(1, pw - 1))
+        assert all(board[r * pw] == K.LEFT and board[r * pw + pw - 1] == K.RIGHT for r in range(1, h + 1))
+        assert {board[0], board[pw - 1], board[(h + 1) * pw], board[-1]} == {K.NEUTRAL}
+    assert K.padded(SWAP, 11) == SWAP and K.unpadded(SWAP, 11) == SWAP
+
+
+def test_connects_and_full_winner_against_the_oracle():
+    rng = random.Random(1)
+    boards = 0
+    for _ in range(25):
+        for w, h in SIZES:
+            board = full_board(rng, w, h)
+            pos = K.to_kernel(state_of(w, h, board))
+            stack = stack_for(pos)
+            black, white = connected(w, h, board, BLACK), connected(w, h, board, WHITE)
+            assert black != white  # the Hex theorem: exactly one colour joins its edges
+            assert bool(K.connects(pos, BLACK, stack)) == black
+            assert bool(K.connects(pos, WHITE, stack)) == white
+            assert K.board_of(pos) == board  # connects leaves the board as it was
+            assert K.winner(pos) == (BLACK if black else WHITE)
+            assert K.full_winner(pos, stack) == (BLACK if black else WHITE)
+            boards += 1
+    assert boards > 1500
+
+
+def test_connects_on_partial_boards_and_the_last_move():
+    rng = random.Random(2)
+    for _ in range(15):
+        for w, h in SIZES:
+            board = random_board(rng, w, h, rng.random())
+            pos = K.to_kernel(state_of(w, h, board))
+            stack = stack_for(pos)
+            for colour in (BLACK, WHITE):
+                assert bool(K.connects(pos, colour, stack)) == connected(w, h, board, colour)
+    for _ in range(300):  # legal games: the winner as State sees it, from the last move
+        w, h = rng.randint(1, 8), rng.randint(1, 8)
+        s = random_game(rng, w, h, upto=rng.randint(0, w * h))
+        pos = K.to_kernel(s)
+        assert K.winner(pos) == (s.winner() or 0)
+
+
+def rotate(board: bytes, w: int, h: int) -> bytes:
+    return bytes(board[w * h - 1 - c] for c in range(w * h))
+
+
+def transpose_swap(board: bytes, w: int, h: int) -> bytes:
+    """The board mirrored across the a1 diagonal (h x w), colours exchanged."""
+    out = bytearray(w * h)
+    for r in range(h):
+        for c in range(w):
+            v = board[r * w + c]
+            out[c * h + r] = 3 - v if v else 0
+    return bytes(out)
+
+
+def test_rotation_keeps_and_transposition_exchanges_the_winner():
+    rng = random.Random(3)
+    for _ in range(20):
+        for w, h in SIZES:
+            board = full_board(rng, w, h)
+            stack = np.empty((w + 2) * (h + 2), np.int32)
+            win = K.full_winner(K.to_kernel(state_of(w, h, board)), stack)
+            assert K.full_winner(K.to_kernel(state_of(w, h, rotate(board, w, h))), stack) == win
+            assert K.full_winner(K.to_kernel(state_of(h, w, transpose_swap(board, w, h))), stack) == 3 - win
+
+
+# -- moves ------------------------------------------------------------------------------------
+
+def children_of(state: State, mask=None) -> list[int]:
+    pos = K.to_kernel(state)
+    space = K.space(pos)
+    moves = np.empty(space + 1, np.int32)
+    prior = np.zeros((2, space + 1), np.float32)
+    mask = np.zeros(0, np.uint8) if mask is None else mask
+    out = []
+    for params in ((K.PRIORS, True), (0, False)):
+        n = K.children(pos, params, mask, moves, prior)
+        assert np.all(prior[0, :n] > 0) and np.all(prior[1, :n] >= 0) and np.all(prior[1, :n] <= prior[0, :n])
+        if not params[0]:
+            assert np.all(prior[0, :n] == K.PRIOR_EVEN)
+        out.append(sorted(K.unpadded(int(m), state.width) for m in moves[:n]))
+    assert out[0] == out[1]
+    return out[0]
+
+
+def test_children_are_the_legal_moves():
+    rng = random.Random(4)
+    swaps = 0
+    for _ in range(600):
+        w = rng.randint(1, 9)
+        h = w if rng.random() < 0.6 else rng.randint(1, 9)
+        s = random_game(rng, w, h, swap=rng.random() < 0.5, upto=rng.choice((0, 1, 1, 2, 3, rng.randint(0, w * h))))
+        got = children_of(s)
+        assert got == sorted(s.legal_moves())  # [] for a finished game
+        assert (SWAP in got) == (s.swap_allowed() and not s.is_terminal())
+        swaps += SWAP in got
+    assert swaps > 20
+
+
+def test_children_mask_filters_cells():
+    s = empty(5, swap=True).play(7)
+    space = 7 * 7
+    mask = np.zeros(space, np.uint8)
+    for cell in (0, 3, 12):
+        mask[K.padded(cell, 5)] = 1
+    assert children_of(s, mask) == [SWAP, 0, 3, 12]
+
+
+def test_play_and_swap_match_the_rules():
+    rng = random.Random(5)
+    for _ in range(300):
+        w = rng.randint(1, 8)
+        h = w if rng.random() < 0.5 else rng.randint(1, 8)
+        s = empty(w, h, swap=rng.random() < 0.7)
+        pos = K.to_kernel(s)
+        while not s.is_terminal():
+            moves = s.legal_moves()
+            m = SWAP if SWAP in moves and rng.random() < 0.5 else rng.choice(moves)
+            K.play(pos, K.padded(m, w))
+            s = s.play(m)
+            fresh = K.to_kernel(s)
+            assert K.board_of(pos) == s.board
+            if s.plies != 1:  # FIRST (the stone a swap moves) matters only after the first move
+                fresh[K.FIRST] = pos[K.FIRST]
+            assert np.array_equal(pos, fresh)  # the slots too (to move, plies, last, empties)
+            assert pos[K.TOMOVE] == s.to_move and pos[K.PLIES] == s.plies
+            assert bool(K.swap_allowed(pos)) == s.swap_allowed()
+
+
+def test_swap_moves_the_stone_to_the_transposed_cell():
+    s = empty(5, swap=True).play("b4")
+    pos = K.to_kernel(s)
+    assert K.swap_allowed(pos)
+    K.play(pos, K.SWAP_MOVE)
+    after = s.play(SWAP)
+    assert K.board_of(pos) == after.board
+    assert after.at(after.board.index(WHITE)) == WHITE and after.name(after.board.index(WHITE)) == "d2"
+    assert pos[K.TOMOVE] == BLACK and pos[K.LAST] == K.SWAP_MOVE and not K.swap_allowed(pos)
+
+
+# -- immediate wins ------------------------------------------------------------------------------
+
+def test_win_cells_against_brute_force():
+    rng = random.Random(6)
+    found = 0
+    for _ in range(1500):
+        w, h = rng.randint(1, 7), rng.randint(1, 7)
+        board = random_board(rng, w, h, rng.random())
+        pos = K.to_kernel(state_of(w, h, board))
+        out = np.empty(K.space(pos), np.int32)
+        for colour in (BLACK, WHITE):
+            expect = []
+            if not connected(w, h, board, colour):
+                for cell in range(w * h):
+                    if board[cell] == EMPTY:
+                        b = bytearray(board)
+                        b[cell] = colour
+                        if connected(w, h, bytes(b), colour):
+                            expect.append(cell)
+            n = K.win_cells(pos, colour, out)
+            assert sorted(K.unpadded(int(p), w) for p in out[:n]) == expect
+            found += bool(expect)
+    assert found > 300
+
+
+# -- bridges -----------------------------------------------------------------------------------
+
+def colour_at(board: bytes, w: int, h: int, col: int, row: int) -> int:
+    """A cell's colour, the padding included: off the top or bottom Black, off the sides
+    White, off both (a corner) nobody."""
+    off_rows, off_cols = not 0 <= row < h, not 0 <= col < w
+    if off_rows and off_cols:
+        return -1
+    if off_rows:
+        return BLACK
+    if off_cols:
+        return WHITE
+    return board[row * w + col]
+
+
+def saves_oracle(board: bytes, w: int, h: int, x: int, c: int) -> set[int]:
+    """The cells y next to x, empty, whose two common neighbours with x are both c's."""
+    row, col = divmod(x, w)
+    out = set()
+    for dc, dr in OFFSETS:
+        yc, yr = col + dc, row + dr
+        if not (0 <= yc < w and 0 <= yr < h) or board[yr * w + yc] != EMPTY:
+            continue
+        common = [(col + ec, row + er) for ec, er in OFFSETS
+                  if (col + ec - yc, row + er - yr) in OFFSETS]
+        assert len(common) == 2
+        if all(colour_at(board, w, h, cc, rr) == c for cc, rr in common):
+            out.add(yr * w + yc)
+    return out
+
+
+def test_save_reply_against_the_oracle():
+    rng = random.Random(7)
+    saves = 0
+    for _ in range(3000):
+        w, h = rng.randint(1, 7), rng.randint(1, 7)
+        board = bytearray(random_board(rng, w, h, rng.random()))
+        x = rng.randrange(w * h)
+        c = rng.choice((BLACK, WHITE))
+        board[x] = 3 - c  # the opponent's intrusion
+        board = bytes(board)
+        pos = K.to_kernel(state_of(w, h, board))
+        expect = saves_oracle(board, w, h, x, c)
+        got = K.save_reply(pos[K.OFF:], w + 2, K.padded(x, w), c)
+        if expect:
+            assert K.unpadded(int(got), w) in expect
+            saves += 1
+        else:
+            assert got == -1
+    assert saves > 300
+
+
+def reply_in_playouts(state: State, reply: int, bridges: bool, n: int = 200) -> int:
+    """In how many of n seeded playouts from `state` the side to move took `reply`."""
+    pos0 = K.to_kernel(state)
+    p = K.padded(reply, state.width)
+    hits = 0
+    with K.seeded(11):
+        for _ in range(n):
+            amaf = np.zeros(K.space(pos0), np.int8)
+            K.fill(pos0.copy(), amaf, bridges)
+            hits += amaf[p] == state.to_move
+    return hits
+
+
+@pytest.mark.parametrize("rows, moves, intrusion, reply", [
+    # two Black stones b2 and c3 in a bridge (common neighbours c2 and b3)
+    (["-----", "-B---", "--B--", "-----", "-----"], 0, "c2", "b3"),
+    (["-----", "-B---", "--B--", "-----", "-----"], 0, "b3", "c2"),
+    # a Black stone on the second row and the top edge (a bridge through c1 and d1)
+    (["-----", "--B--", "-----", "-----", "-----"], 0, "c1", "d1"),
+    (["-----", "--B--", "-----", "-----", "-----"], 0, "d1", "c1"),
+    # a White stone on the second column from the right (d3) and the right edge, through e3 and e2
+    (["-----", "-----", "---W-", "-----", "-----"], 1, "e3", "e2"),
+    # a White stone next to the left edge through a4 and a5
+    (["-----", "-----", "-----", "-W---", "-----"], 1, "a5", "a4"),
+])
+def test_playouts_answer_an_intrusion_into_a_bridge(rows, moves, intrusion, reply):
+    base = from_rows(rows)
+    mover = BLACK if moves == 0 else WHITE
+    s = State(base.width, base.height, base.board, 3 - mover, False, base.plies, None).play(intrusion)
+    assert s.to_move == mover
+    cell = parse_cell(reply, base.width, base.height)
+    pos = K.to_kernel(s)
+    assert K.save_reply(pos[K.OFF:], base.width + 2, K.padded(s.last, base.width), mover) == K.padded(cell, base.width)
+    assert reply_in_playouts(s, cell, True) == 200  # always answered
+    assert reply_in_playouts(s, cell, False) < 190  # a plain fill often does not
+
+
+def test_no_reply_without_a_bridge():
+    s = from_rows(["-----", "-B---", "-----", "-----", "-----"], to_move=WHITE).play("b3")
+    pos = K.to_kernel(s)
+    assert K.save_reply(pos[K.OFF:], 7, K.padded(s.last, 5), BLACK) == -1  # one stone, no bridge
+    s = from_rows(["-----", "-B---", "-WB--", "-----", "-----"], to_move=WHITE).play("c2")
+    pos = K.to_kernel(s)
+    assert K.save_reply(pos[K.OFF:], 7, K.padded(s.last, 5), BLACK) == -1  # b3 is taken: no bridge left
+
+
+# -- playouts ------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("bridges", [False, True])
+def test_playouts_fill_alternately_and_return_the_oracle_winner(bridges):
+    rng = random.Random(8)
+    with K.seeded(5):
+        for _ in range(400):
+            w = rng.randint(1, 9)
+            h = w if rng.random() < 0.5 else rng.randint(1, 9)
+            s = random_game(rng, w, h, swap=rng.random() < 0.3, upto=rng.randint(0, w * h))
+            pos = K.to_kernel(s)
+            amaf = np.zeros(K.space(pos), np.int8)
+            was_empty = [c for c in range(s.cells) if s.board[c] == EMPTY]
+            got = K.fill(pos, amaf, bridges)
+            board = K.board_of(pos)
+            assert EMPTY not in board
+            played = [board[c] for c in was_empty]
+            # alternately from the side to move: the mover has the first and every other move
+            assert played.count(s.to_move) == (len(was_empty) + 1) // 2
+            assert played.count(3 - s.to_move) == len(was_empty) // 2
+            assert all(amaf[K.padded(c, w)] == board[c] for c in was_empty)
+            assert sum(1 for v in amaf if v) == len(was_empty)
+            winner = BLACK if connected(w, h, board, BLACK) else WHITE
+            assert got == winner
+            if s.is_terminal():
+                assert got == s.winner()  # filling cannot change a decided game
+
+
+def test_playouts_are_seeded_and_fair():
+    pos = K.new_position(11, 11, False)
+    with K.seeded(3):
+        a = K.playouts(pos, 2000, True)
+    with K.seeded(3):
+        b = K.playouts(pos, 2000, True)
+    assert a == b
+    assert 0.45 < K.playouts(pos, 4000, False) / 4000 < 0.6  # a small first-mover advantage
+    assert K.playouts(K.new_position(1, 1, False), 10, True) == 10
+    assert K.playouts(K.new_position(3, 6, False), 200, True) < K.playouts(K.new_position(6, 3, False), 200, True)
+
+
+def test_playout_rate_measures():
+    assert K.playout_rate(5, 0.05) > 1000
+    assert K.playout_rate(5, 0.05, bridges=True) > 1000
