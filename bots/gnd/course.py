@@ -26,7 +26,7 @@ from ..log import ensure_configured
 from ..players import make_player, parse_spec
 from .games import default_player, rules
 from .players import quick_move
-from .session import plan
+from ..clock import move_seconds
 
 log = structlog.get_logger("bots.gnd.course")
 OVERHEAD = 0.1  # seconds kept back per move for the network
@@ -72,7 +72,7 @@ def strategy(env: Environment, state: list, player: int, time_left: float) -> tu
     else:
         env.refused = set()
     context = {"previous": env.previous, "exclude": frozenset(env.refused)}
-    budget = Budget(plan(float(time_left), position.expected_moves(), OVERHEAD))
+    budget = Budget(move_seconds(float(time_left), position.expected_moves(), OVERHEAD))
     try:
         move = env.player.choose(position, context, budget).move
     except Exception:  # a bug in a search must not cost the game

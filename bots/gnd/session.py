@@ -6,8 +6,9 @@ timeouts, which the long polls need (no read timeout: /start and /play block for
 long as the opponent thinks).  Every decision is made from the state in the server's
 latest response, checked by our rules before it is sent; an HTTP 310 refusal makes us
 decide again from the same state without the refused action.  The budget of a move is
-our share of the chess clock (Clocktime over the moves we still expect to make) minus
-`overhead`, because our clock runs until our request reaches the server.
+our share of the chess clock (bots.clock: Clocktime over the moves we still expect to make)
+minus what a move costs besides thinking, because our clock runs until our request reaches
+the server: `overhead` at first, then as measured on the server's clock.
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ from search.budget import Budget
 
 from .. import fields
 from ..backoff import Backoff
+from ..clock import Overhead, move_seconds
 from ..decide import decide
 from ..players import make_player
 from ..runner import SearchRunner
@@ -172,13 +174,6 @@ class _Http:
             reregistered = True
 
 
-def plan(clock: float, expected_moves: float, overhead: float) -> float:
-    """Seconds to think on this move: an even share of the clock over the moves we still
-    expect to make, never more than a third of what is left, minus the network overhead."""
-    share = min(clock / max(1.0, expected_moves), clock / 3.0)
-    return max(0.01, share - overhead)
-
-
 async def play(bot: GndBot, runner: SearchRunner, on_state: Callable[[Any], None] | None = None,
                log: Any = None) -> list[dict]:
     """Register and play `bot.games` games (forever if 0); a summary per finished game.
@@ -219,6 +214,8 @@ async def _game(bot: GndBot, client: _Http, runner: SearchRunner, turn: gnd.Turn
     previous = None
     exclude: set = set()
     moves = refused = 0
+    overhead = Overhead(bot.overhead)
+    before: tuple[float, float] | None = None  # (our clock, our thinking) at our last move
     while not turn.finished:
         state = rules.State.from_cells(turn.size, turn.cells(), us)
         if on_state:
@@ -229,13 +226,17 @@ async def _game(bot: GndBot, client: _Http, runner: SearchRunner, turn: gnd.Turn
             glog.error("cannot move; leaving this game", reason=why, refused=sorted(map(str, exclude)))
             return _summary(turn, us, moves, refused, abandoned=why)
         context = {"previous": previous, "exclude": frozenset(exclude)}
-        budget = Budget(plan(turn.clocktime, state.expected_moves(), bot.overhead), start=arrived)
+        if before is not None:  # what our last move cost on the server's clock besides thinking
+            overhead.observe(before[0], turn.clocktime, before[1])
+        budget = Budget(move_seconds(turn.clocktime, state.expected_moves(), overhead.value), start=arrived)
         move, _ = await decide(runner, name, player, params, state, budget, context, log=glog,
-                               clock=round(turn.clocktime, 3))
+                               clock=round(turn.clocktime, 3), overhead=round(overhead.value, 3))
         action = gnd.encode_action(turn.game, move)
+        before = (turn.clocktime, time.monotonic() - arrived)
         status, reply, arrived = await client.turn("/play", lambda token: gnd.play(token, action))
         if status == gnd.ILLEGAL_ACTION:
             refused += 1
+            before = None  # the server's clock for this turn is not new: nothing to learn
             exclude.add(move)
             glog.warning("server refused our action (310); deciding again without it", move=list(action))
             continue

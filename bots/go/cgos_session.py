@@ -31,6 +31,7 @@ from protocol import cgos
 from search.budget import Budget
 
 from .. import __version__, fields
+from ..clock import Overhead
 from ..players import make_player
 from ..runner import SearchRunner
 from ..session import Client, GarbageGuard, Refused, SessionClosed
@@ -64,7 +65,7 @@ class CgosBot:
     password: str = field(repr=False)
     player: str = "mcts"
     params: tuple = ()  # sorted (key, value) pairs
-    overhead: float = 0.2  # seconds kept back per move: we are charged receive - send - 0.25 s
+    overhead: float = 0.2  # seconds per move besides thinking, at the first move; then learned from the clock
     games: int = 0  # games to finish on this connection before `quit`; 0 plays forever
 
     def __post_init__(self) -> None:
@@ -114,6 +115,8 @@ class _Game:
     state: State
     moves: int  # moves played so far, the setup tail included
     log: Any
+    overhead: Overhead = field(default_factory=Overhead)  # learned from the server's clock
+    before: tuple[float, float] | None = None  # (our clock, our thinking) at our last move
 
     @property
     def opponent(self) -> str | None:
@@ -285,11 +288,17 @@ class _Session(Client):
             game.log.error("our position is out of step with the server; following the server",
                            to_move=_LETTERS[state.to_move], passes=state.passes)
             state = state._replace(to_move=colour, ko=PASS, passes=0)
-        seconds = clock.move_seconds(state, time_left=event.time_left, overhead=self.bot.overhead)
+        if game.before is None:
+            game.overhead.value = self.bot.overhead
+        else:  # what our last move cost on the server's clock besides thinking
+            game.overhead.observe(game.before[0], event.time_left, game.before[1])
+        seconds = clock.move_seconds(state, time_left=event.time_left, overhead=game.overhead.value)
         budget = Budget(seconds, start=arrived)
         move, _ = await decide(self.runner, "go", self.bot.player, self.bot.params, state, budget,
-                               {"time_left": event.time_left}, log=game.log)
+                               {"time_left": event.time_left}, log=game.log,
+                               overhead=round(game.overhead.value, 3))
         await self._send(cgos.encode_move(point_name(move, state.size).lower()))
+        game.before = (event.time_left, time.monotonic() - arrived)
         game.state = state.play(move)  # the server never echoes our own move
         game.moves += 1
 

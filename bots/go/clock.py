@@ -1,13 +1,20 @@
 """How long a Go move may think: the budget from the clock (GTP time_left, CGOS, the course
-referee).  The move itself is bots.decide's (the one move path of every game)."""
+referee), by the shared time manager (bots.clock).  The move itself is bots.decide's."""
 
 from __future__ import annotations
 
+from .. import clock
 from .board import State
 
-OVERHEAD = 0.1  # seconds kept back per move for the wire and the event loop
-MIN_SECONDS = 0.05
+OVERHEAD = clock.OVERHEAD  # seconds kept back per move for the wire and the event loop
+MIN_SECONDS = clock.MIN_SECONDS
 DEFAULT_SECONDS = 2.0  # per move when the session knows no clock
+OWN_MOVES_PER_EMPTY = 0.45  # a 9x9 game against a good engine: about 30-40 of our moves from 81 empties
+
+
+def moves_left(state: State) -> float:
+    """The moves we still expect to play: a share of the empty points, at least 9."""
+    return max(state.board.count(0), 20) * OWN_MOVES_PER_EMPTY
 
 
 def move_seconds(state: State, time_left: float | None = None, per_move: float | None = None,
@@ -15,15 +22,10 @@ def move_seconds(state: State, time_left: float | None = None, per_move: float |
     """Seconds to think about this move.
 
     `per_move` (a fixed time per move) wins; else `time_left` (our whole remaining clock) is
-    spread over the moves we still expect to make: half the empty points (at least 10) plus
-    10, so the share grows as the board fills; never more than a quarter of what is left.  With
-    neither, DEFAULT_SECONDS.  The overhead is taken off; the result is at least MIN_SECONDS.
+    spread by bots.clock over `moves_left(state)`; with neither, DEFAULT_SECONDS.  The
+    overhead is taken off; the result is at least MIN_SECONDS.
     """
-    if per_move is not None:
-        seconds = per_move
-    elif time_left is not None:
-        empties = state.board.count(0)
-        seconds = min(time_left / (max(empties, 20) / 2 + 10), time_left / 4)
-    else:
-        seconds = DEFAULT_SECONDS
+    if per_move is None and time_left is not None:
+        return clock.move_seconds(time_left, moves_left(state), overhead)
+    seconds = DEFAULT_SECONDS if per_move is None else per_move
     return max(MIN_SECONDS, seconds - overhead)

@@ -33,7 +33,7 @@ from protocol.errors import IllegalMove
 from protocol.gtp import Command
 from search.budget import Budget
 
-from .. import gtp_runtime, registry
+from .. import clock, gtp_runtime, registry
 from ..gtp_runtime import Failure, arity, command, integer, serve
 from ..runner import SearchRunner
 from .board import (
@@ -56,7 +56,7 @@ from .board import (
 __all__ = ["DEFAULT_GAME_TIME", "Engine", "Failure", "main", "move_time", "serve"]
 
 DEFAULT_GAME_TIME = 1800.0  # seconds per colour for the whole game (Benzene's default)
-OVERHEAD = 0.1  # seconds kept back per move for the wire and the event loop
+OVERHEAD = clock.OVERHEAD  # seconds kept back per move for the wire and the event loop
 MIN_MOVE, MAX_MOVE = 0.05, 30.0  # seconds: the bounds of one move's budget
 ANALYZE_COMMANDS = (  # HexGui builds its Analyze menu from these: type/label/command
     "param/Game Param/param_game",
@@ -70,14 +70,10 @@ _TRUE, _FALSE = ("1", "true", "on", "yes"), ("0", "false", "off", "no")
 
 def move_time(time_left: float, empties: int) -> float:
     """Seconds to think about one move with `time_left` seconds on our clock and `empties`
-    empty cells on the board.
-
-    The clock is shared evenly over the moves we may still have to make, about half the empty
-    cells but never fewer than 10 (so an almost full board does not spend the whole clock on
-    one move), less OVERHEAD for the answer's trip; the result is clamped to MIN_MOVE..MAX_MOVE
-    (a move under MIN_MOVE is the search's fallback, which `decide` always has)."""
-    share = max(0.0, time_left) / max(10.0, empties / 2)
-    return min(MAX_MOVE, max(MIN_MOVE, share - OVERHEAD))
+    empty cells on the board: the shared time manager (bots.clock) over the moves we may
+    still have to make, about half the empty cells but never fewer than 10 (so an almost
+    full board does not spend the whole clock on one move), at most MAX_MOVE."""
+    return min(MAX_MOVE, clock.move_seconds(time_left, max(10.0, empties / 2), OVERHEAD, MIN_MOVE))
 
 
 def _seconds_text(value: float) -> str:

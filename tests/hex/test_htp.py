@@ -20,6 +20,7 @@ from bots import gtp_runtime
 from bots.go import gtp_engine as go_gtp
 from bots.hex import htp
 from bots.hex.board import BLACK, EMPTY, SWAP, WHITE, empty, parse_cell, transpose
+from bots.clock import RESERVE
 from bots.hex.htp import DEFAULT_GAME_TIME, Engine, move_time, serve
 from bots.players import PlayerError
 from bots.runner import MoveReport
@@ -379,9 +380,9 @@ async def test_a_refused_search_move_never_leaves(fake):
 
 
 def test_move_time():
-    assert move_time(1800, 121) == pytest.approx(1800 / 60.5 - 0.1)
+    assert move_time(1800, 121) == pytest.approx(1800 * (1 - RESERVE) / 60.5 - 0.1)
     assert move_time(100, 121) < move_time(100, 60) < move_time(100, 19) == move_time(100, 1)
-    assert move_time(100, 1) == pytest.approx(100 / 10 - 0.1)  # never more than a tenth
+    assert move_time(100, 1) == pytest.approx(100 * (1 - RESERVE) / 10 - 0.1)  # never more than a tenth
     assert move_time(0, 50) == move_time(-5, 50) == htp.MIN_MOVE
     assert move_time(1e6, 121) == htp.MAX_MOVE
 
