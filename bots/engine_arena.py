@@ -57,7 +57,12 @@ class Rules(Protocol):
 
     def start(self) -> Any: ...  # the State a game starts from
 
-    async def setup(self, proc: GtpProcess, per_move: float, log: Any) -> None: ...
+    async def setup(self, proc: GtpProcess, per_move: float, game_time: float | None, log: Any) -> None: ...
+
+    async def tell_clock(self, proc: GtpProcess, state: Any, colour: int, seconds: float) -> None: ...
+    # the engine's clock before its genmove, in a game with a clock (GTP's and HTP's time_left)
+
+    def think(self, state: Any, time_left: float) -> float: ...  # our player's budget on a game clock
 
     def read(self, text: str, state: Any) -> Any: ...  # a genmove answer -> a move; None = resign
 
@@ -174,9 +179,10 @@ def _engine_lost(colour: int, what: str, exc: EngineError) -> _Lost:
     return _Lost(colour, "", f"{what}: {exc}", how)
 
 
-async def _setup(rules: Rules, side: EngineSide, colour: int, per_move: float, log: Any) -> None:
+async def _setup(rules: Rules, side: EngineSide, colour: int, per_move: float, game_time: float | None,
+                 log: Any) -> None:
     try:
-        await rules.setup(await side.engine(log), per_move, log)
+        await rules.setup(await side.engine(log), per_move, game_time, log)
     except EngineError as exc:
         raise _engine_lost(colour, "game setup failed", exc) from None
 
@@ -203,15 +209,19 @@ async def _in_daemon_thread(fn: Callable, *args: Any) -> Any:
 
 
 async def _ask(rules: Rules, side: AnySide, state: Any, runner: SearchRunner, per_move: float,
-               hard_timeout: float, log: Any) -> tuple[str, Any]:
-    """(the answer as text, the move, or None for a resignation)."""
+               hard_timeout: float, log: Any, time_left: float | None = None) -> tuple[str, Any]:
+    """(the answer as text, the move, or None for a resignation); `time_left`: the mover's
+    clock in a game with a clock (then `per_move` is not used)."""
     colour = state.to_move
+    seconds = per_move if time_left is None else rules.think(state, time_left)
+    context = None if time_left is None else {"time_left": time_left}
     if isinstance(side, HumanSide):
-        result = await _in_daemon_thread(side.player.choose, state, None, Budget(per_move))
+        result = await _in_daemon_thread(side.player.choose, state, context, Budget(seconds))
         return rules.name(result.move, state), result.move
     if isinstance(side, OurSide):
         try:
-            move, _ = await decide(runner, rules.game, side.player, side.params, state, Budget(per_move), log=log)
+            move, _ = await decide(runner, rules.game, side.player, side.params, state, Budget(seconds), context,
+                                   log=log, seat=SEATS[colour])
         except Exception as exc:  # our own bug: recorded and logged, never crashes the arena
             log.exception("our player failed", side=side.label)
             raise _Lost(colour, "", f"our player raised {type(exc).__name__}: {exc}", "Forfeit") from None
@@ -220,6 +230,8 @@ async def _ask(rules: Rules, side: AnySide, state: Any, runner: SearchRunner, pe
     if proc is None:
         raise _Lost(colour, "", "the engine is not running", "Forfeit")
     try:
+        if time_left is not None:
+            await rules.tell_clock(proc, state, colour, time_left)
         text = await proc.send("genmove", rules.colour(state, colour), timeout=hard_timeout)
     except EngineError as exc:
         raise _engine_lost(colour, "genmove failed", exc) from None
@@ -231,7 +243,7 @@ async def _ask(rules: Rules, side: AnySide, state: Any, runner: SearchRunner, pe
 
 async def play_game(rules: Rules, black: AnySide, white: AnySide, runner: SearchRunner, per_move: float = 2.0,
                     max_moves: int | None = None, log: Any = None, hard_timeout: float | None = None,
-                    on_move: Callable[[Any, str], None] | None = None) -> dict:
+                    on_move: Callable[[Any, str], None] | None = None, game_time: float | None = None) -> dict:
     """Play one game and return its record (bots.matches form, plus "result", "end",
     "moves" as names, "score" and the rules' `fields()`; "sgf" is None: run_arena writes
     the files).
@@ -241,6 +253,11 @@ async def play_game(rules: Rules, black: AnySide, white: AnySide, runner: Search
     closes them (`await side.close()`; run_arena does).  `on_move(state, name)` is told each
     move played and the state it leads to (`bots play hex` draws the board with it).  A
     person's move is not timed (no time-outs are counted for a HumanSide).
+
+    `game_time`: a clock of that many seconds per side for the whole game (sudden death)
+    instead of `per_move`: our players get the time manager's share of it (`Rules.think`),
+    an engine is told its clock before each genmove, a side whose clock runs out loses on
+    time, and the record says what each clock had left ("clock_left").
     """
     log = log if log is not None else structlog.get_logger("bots.arena")
     if hard_timeout is None:
@@ -248,6 +265,7 @@ async def play_game(rules: Rules, black: AnySide, white: AnySide, runner: Search
     if max_moves is None:
         max_moves = rules.max_moves
     sides = {BLACK: black, WHITE: white}
+    clocks = {BLACK: game_time, WHITE: game_time}
     state = rules.start()
     moves: list[str] = []
     latencies: dict[str, list[float]] = {"black": [], "white": []}
@@ -259,15 +277,21 @@ async def play_game(rules: Rules, black: AnySide, white: AnySide, runner: Search
     try:
         for colour, side in sides.items():
             if isinstance(side, EngineSide):
-                await _setup(rules, side, colour, per_move, log)
+                await _setup(rules, side, colour, per_move, game_time, log)
         while not state.is_terminal() and len(moves) < max_moves:
             colour = state.to_move
             seat = SEATS[colour]
             t0 = time.monotonic()
-            text, move = await _ask(rules, sides[colour], state, runner, per_move, hard_timeout, log)
+            left = clocks[colour]
+            text, move = await _ask(rules, sides[colour], state, runner, per_move,
+                                    hard_timeout if left is None else left + 5, log, left)
             elapsed = time.monotonic() - t0
             latencies[seat].append(elapsed)
-            if elapsed > per_move + LATE and not isinstance(sides[colour], HumanSide):
+            if left is not None and not isinstance(sides[colour], HumanSide):
+                clocks[colour] = left - elapsed
+                if clocks[colour] < 0:
+                    raise _Lost(colour, text, f"out of time ({elapsed:.2f} s with {left:.2f} s left)", "Time")
+            elif elapsed > per_move + LATE and not isinstance(sides[colour], HumanSide):
                 timeouts[seat] += 1
                 log.warning("late move", seat=seat, seconds=round(elapsed, 3), per_move=per_move)
             if move is None:
@@ -304,6 +328,8 @@ async def play_game(rules: Rules, black: AnySide, white: AnySide, runner: Search
         "timeouts": timeouts, "latencies": latencies, "violations": violations,
         "result": result, "end": end, "score": score, "moves": moves, "sgf": None,
     }
+    if game_time is not None:
+        record["clock_left"] = {SEATS[c]: round(t, 3) for c, t in clocks.items()}
     log.info("game over", black=black.label, white=white.label, result=result, end=end, moves=len(moves))
     return record
 
@@ -335,7 +361,7 @@ def write_sgf(rules: Rules, record: dict, black: AnySide, white: AnySide, direct
 
 async def run_arena(rules: Rules, a: AnySide, b: AnySide, games: int, runner: SearchRunner, per_move: float = 2.0,
                     sgf_dir: str | Path | None = None, on_record: Callable[[dict], None] | None = None,
-                    log: Any = None) -> list[dict]:
+                    log: Any = None, game_time: float | None = None) -> list[dict]:
     """Play `games` games, A Black in even games; returns the records (with "game_number").
 
     External engines are started first (EngineError if one cannot be run at all) and always
@@ -353,7 +379,7 @@ async def run_arena(rules: Rules, a: AnySide, b: AnySide, games: int, runner: Se
             await side.engine(log)
         for index in range(games):
             black, white = (a, b) if index % 2 == 0 else (b, a)
-            record = await play_game(rules, black, white, runner, per_move=per_move, log=log)
+            record = await play_game(rules, black, white, runner, per_move=per_move, log=log, game_time=game_time)
             record["game_number"] = index
             if directory is not None:
                 record["sgf"] = str(write_sgf(rules, record, black, white, directory, index))

@@ -3,7 +3,8 @@ and external GTP engines meet under our rules (shared/specs/go.md section 7).
 
 Before each game an external engine gets `boardsize`, `clear_board`, `komi` and, if it knows
 the command, `time_settings 0 <per_move> 1` (GTP wants whole seconds, so per_move is rounded
-up there).  Two passes end the game, scored by bare area (no dead-stone removal) with komi,
+up there), or with a game clock `time_settings <game_time> 0 0` (sudden death) and its
+`time_left` before each `genmove`.  Two passes end the game, scored by bare area (no dead-stone removal) with komi,
 which is why GNU Go must run with `--chinese-rules --capture-all-dead`.
 """
 
@@ -21,6 +22,7 @@ from ..engine_arena import EngineSide, OurSide, describe, match_side  # noqa: F4
 from ..gtp_client import EngineError, GtpProcess
 from ..runner import SearchRunner
 from .board import BLACK, PASS, WHITE, State, empty, point_name
+from .clock import move_seconds
 from .sgf import game_sgf
 
 GtpSide = EngineSide
@@ -41,17 +43,27 @@ class GoRules:
     def start(self) -> State:
         return empty(self.size, self.komi)
 
-    async def setup(self, proc: GtpProcess, per_move: float, log: Any) -> None:
+    async def setup(self, proc: GtpProcess, per_move: float, game_time: float | None, log: Any) -> None:
         await proc.send("boardsize", self.size, timeout=arena.SETUP_TIMEOUT)
         await proc.send("clear_board", timeout=arena.SETUP_TIMEOUT)
         await proc.send("komi", float(self.komi), timeout=arena.SETUP_TIMEOUT)
         if await proc.known("time_settings"):
+            # sudden death: main time, no byo-yomi; else byo-yomi of per_move for each move
+            args = (math.ceil(game_time), 0, 0) if game_time is not None else (0, max(1, math.ceil(per_move)), 1)
             try:
-                await proc.send("time_settings", 0, max(1, math.ceil(per_move)), 1, timeout=arena.SETUP_TIMEOUT)
+                await proc.send("time_settings", *args, timeout=arena.SETUP_TIMEOUT)
             except EngineError as exc:
                 if exc.reason != "refused":
                     raise
                 log.warning("engine refused time_settings", error=str(exc))
+
+    async def tell_clock(self, proc: GtpProcess, state: State, colour: int, seconds: float) -> None:
+        if await proc.known("time_left"):
+            await proc.send("time_left", self.colour(state, colour), max(0, math.floor(seconds)), 0,
+                            timeout=arena.SETUP_TIMEOUT)
+
+    def think(self, state: State, time_left: float) -> float:
+        return move_seconds(state, time_left=time_left)
 
     def read(self, text: str, state: State) -> int | None:
         """The point of an engine's genmove answer, PASS, or None for `resign`."""
@@ -95,6 +107,9 @@ async def play_game(black: AnySide, white: AnySide, runner: SearchRunner, size: 
 
 async def run_arena(a: AnySide, b: AnySide, games: int, runner: SearchRunner, size: int = 9,
                     komi: float = 7.5, per_move: float = 2.0, sgf_dir: str | Path | None = None,
-                    on_record: Callable[[dict], None] | None = None, log: Any = None) -> list[dict]:
-    """`games` Go games, A Black in even games (bots.engine_arena.run_arena)."""
-    return await arena.run_arena(GoRules(size, komi), a, b, games, runner, per_move, sgf_dir, on_record, log)
+                    on_record: Callable[[dict], None] | None = None, log: Any = None,
+                    game_time: float | None = None) -> list[dict]:
+    """`games` Go games, A Black in even games (bots.engine_arena.run_arena); `game_time`:
+    sudden death with that many seconds per side instead of `per_move`."""
+    return await arena.run_arena(GoRules(size, komi), a, b, games, runner, per_move, sgf_dir, on_record, log,
+                                 game_time)

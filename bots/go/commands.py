@@ -72,6 +72,8 @@ def add_arena(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--b", required=True, metavar="PLAYER", help="the other side, as --a")
     p.add_argument("--games", type=count, default=10, help="games, colours alternating (10)")
     p.add_argument("--move-time", type=positive, default=2.0, help="seconds per move (2)")
+    p.add_argument("--game-time", type=positive, default=None, metavar="SECONDS",
+                   help="a clock per side for the whole game (sudden death) instead of --move-time")
     p.add_argument("--size", type=count, default=9, help="the board (9)")
     p.add_argument("--komi", type=number, default=7.5, help="komi (7.5)")
     p.add_argument("--sgf", default=None, metavar="DIR", help="write one SGF file per game here")
@@ -189,15 +191,18 @@ def arena(args: argparse.Namespace) -> int:
         done = record["game_number"] + 1
         print(f"game {done}/{args.games}: black {record['players']['black']} white {record['players']['white']}"
               f" {record['result']} ({record['end']}, {len(record['moves'])} moves)"
-              f" {time.monotonic() - started:.0f} s", flush=True)
+              + (" clock left black {black:.1f} s white {white:.1f} s".format(**record["clock_left"])
+                 if "clock_left" in record else "")
+              + f" {time.monotonic() - started:.0f} s", flush=True)
 
     async def main() -> list[dict]:
         async with SearchRunner(args.workers, games=["go"]) as runner:
             return await run_arena(a, b, args.games, runner, size=size, komi=args.komi, per_move=args.move_time,
-                                   sgf_dir=args.sgf, on_record=note)
+                                   sgf_dir=args.sgf, on_record=note, game_time=args.game_time)
 
-    print(f"A = {describe(a)}\nB = {describe(b)}\n{args.games} games, {size}x{size}, komi {args.komi},"
-          f" {args.move_time} s per move", flush=True)
+    clock = f"{args.game_time:g} s per side" if args.game_time else f"{args.move_time} s per move"
+    print(f"A = {describe(a)}\nB = {describe(b)}\n{args.games} games, {size}x{size}, komi {args.komi}, {clock}",
+          flush=True)
     try:
         records = _run(main())
     except EngineError as exc:

@@ -18,6 +18,7 @@ from typing import Any
 from .. import engine_arena as arena
 from ..gtp_client import EngineError, GtpProcess
 from .board import SWAP, State, benzene, cell_name, empty, parse_cell
+from .htp import move_time
 from .sgf import game_sgf
 
 
@@ -36,20 +37,29 @@ class HexRules:
     def start(self) -> State:
         return empty(self.width, self.height, self.swap)
 
-    async def setup(self, proc: GtpProcess, per_move: float, log: Any) -> None:
+    async def setup(self, proc: GtpProcess, per_move: float, game_time: float | None, log: Any) -> None:
         await proc.send("boardsize", self.width, self.height, timeout=arena.SETUP_TIMEOUT)
         if not await proc.known("param_game"):
             if self.swap:
                 log.warning("engine has no param_game: it may not expect a swap", engine=proc.argv[0])
             return
         await proc.send("param_game", "allow_swap", int(self.swap), timeout=arena.SETUP_TIMEOUT)
-        game_time = math.ceil(per_move * (self.width * self.height + 1) / 2)
+        if game_time is None:  # Benzene's clock is for the whole game: per_move for each move it could make
+            game_time = per_move * (self.width * self.height + 1) / 2
         try:
-            await proc.send("param_game", "game_time", game_time, timeout=arena.SETUP_TIMEOUT)
+            await proc.send("param_game", "game_time", math.ceil(game_time), timeout=arena.SETUP_TIMEOUT)
         except EngineError as exc:
             if exc.reason != "refused":
                 raise
             log.warning("engine refused param_game game_time", error=str(exc))
+
+    async def tell_clock(self, proc: GtpProcess, state: State, colour: int, seconds: float) -> None:
+        if await proc.known("time_left"):
+            await proc.send("time_left", self.colour(state, colour), f"{max(0.0, seconds):.1f}",
+                            timeout=arena.SETUP_TIMEOUT)
+
+    def think(self, state: State, time_left: float) -> float:
+        return move_time(time_left, state.board.count(0))
 
     def read(self, text: str, state: State) -> int | None:
         """The move of an engine's genmove answer in our canonical form, None for `resign`."""

@@ -62,6 +62,8 @@ def add_arena(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--b", required=True, metavar="PLAYER", help="the other side, as --a")
     p.add_argument("--games", type=count, default=10, help="games, colours alternating (10)")
     p.add_argument("--move-time", type=positive, default=1.0, help="seconds per move (1)")
+    p.add_argument("--game-time", type=positive, default=None, metavar="SECONDS",
+                   help="a clock per side for the whole game (sudden death) instead of --move-time")
     _board_options(p)
     p.add_argument("--sgf", default=None, metavar="DIR", help="write one SGF file per game here")
     add_workers(p)
@@ -193,16 +195,19 @@ def arena(args: argparse.Namespace) -> int:
         done = record["game_number"] + 1
         print(f"game {done}/{args.games}: black {record['players']['black']} white {record['players']['white']}"
               f" {record['result']} ({record['end']}, {len(record['moves'])} moves)"
-              f" {time.monotonic() - started:.0f} s", flush=True)
+              + (" clock left black {black:.1f} s white {white:.1f} s".format(**record["clock_left"])
+                 if "clock_left" in record else "")
+              + f" {time.monotonic() - started:.0f} s", flush=True)
 
     async def main() -> list[dict]:
         async with SearchRunner(_workers(args, a, b), games=["hex"]) as runner:
             return await engine_arena.run_arena(rules, a, b, args.games, runner, per_move=args.move_time,
-                                                sgf_dir=directory, on_record=note)
+                                                sgf_dir=directory, on_record=note, game_time=args.game_time)
 
     board = rules.fields()["map"]
-    print(f"A = {engine_arena.describe(a)}\nB = {engine_arena.describe(b)}\n{args.games} games, {board},"
-          f" {args.move_time} s per move", flush=True)
+    clock = f"{args.game_time:g} s per side" if args.game_time else f"{args.move_time} s per move"
+    print(f"A = {engine_arena.describe(a)}\nB = {engine_arena.describe(b)}\n{args.games} games, {board}, {clock}",
+          flush=True)
     try:
         records = _run(main())
     except engine_arena.EngineError as exc:

@@ -24,7 +24,7 @@ import time
 
 LETTERS = "ABCDEFGHJKLMNOPQRSTUVWXYZ"
 COMMANDS = ("protocol_version", "name", "version", "known_command", "list_commands", "quit",
-            "boardsize", "clear_board", "komi", "play", "genmove", "time_settings")
+            "boardsize", "clear_board", "komi", "play", "genmove", "time_settings", "time_left")
 
 
 class Game:
@@ -134,7 +134,7 @@ def main(argv: list[str]) -> int:
         elif name == "clear_board":
             game = Game(game.size)
             genmoves = 0  # the scripted misbehaviour happens in every game
-        elif name in ("komi", "time_settings"):
+        elif name in ("komi", "time_settings", "time_left"):
             pass
         elif name == "play" and mode == "refuse":
             ok, text = False, "illegal move"

@@ -391,6 +391,27 @@ async def test_arena_against_good_engine(go_runner, tmp_path):
 
 
 @amod
+async def test_a_game_clock_is_kept_for_both_sides(go_runner):
+    a, b = OurSide("A", "random"), GtpSide("B", fake("good"))
+    records = await run_arena(a, b, 2, go_runner, size=5, game_time=30.0)
+    for record in records:
+        check_record(record)
+        assert record["end"] == "two passes" and record["violations"] == []
+        assert set(record["clock_left"]) == {"black", "white"}
+        assert all(0 < left < 30.0 for left in record["clock_left"].values()), record["clock_left"]
+
+
+@amod
+async def test_a_side_whose_game_clock_runs_out_loses_on_time(go_runner):
+    a, b = OurSide("A", "random"), GtpSide("B", fake("slow", "0.5"))
+    [record] = await run_arena(a, b, 1, go_runner, size=5, game_time=1.2)
+    assert record["result"] == "B+Time"
+    assert record["end"] == "time" and record["winner_name"] == "A"
+    assert record["violations"][0]["species"] == "white" and "out of time" in record["violations"][0]["reason"]
+    assert record["clock_left"]["white"] < 0 <= record["clock_left"]["black"]
+
+
+@amod
 @pytest.mark.parametrize("mode, result, words", [
     ("illegal", "Illegal", "occupied"),
     ("garbage", "Illegal", "zz99"),
