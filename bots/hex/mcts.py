@@ -16,6 +16,14 @@ one reply (found from the boards, a swap included), that grandchild becomes the 
 worker processes search the same State independently (root parallelism): `choose` returns its
 root visit counts in `SearchResult.votes` and the caller adds them up; a move the tactics or
 the solver proved gets SURE_VOTES, more than any search's visits.
+
+Measured (one core, 11x11): about 115,000 iterations a second from the empty board; at 0.5 s
+a move it won 20/20 games against random, a 0-1 BFS shortest-path greedy player and the
+resistance player (bots.hex.resistance); with its priors against itself without them, 58/100
+at 0.2 s a move (pairs of games from random two-move openings, colours exchanged).  The tree
+(`capacity` nodes, about 15 new nodes an iteration early in an 11x11 game) fills in about
+2 seconds from the empty board; a fresh tree then searches the time left and the root votes
+of both count (root parallelism within the move), and the next move starts a new tree.
 """
 
 from __future__ import annotations
@@ -40,6 +48,7 @@ SURE_VOTES = 1 << 30  # the votes of a move proven by the tactics or the solver
 SOLVE_EMPTIES = 18  # the solver is tried with at most this many empty cells (measured: 0.5 s at most)
 SOLVE_SHARE = 0.3  # ... for at most this share of the time left
 SOLVE_NODES = 3_000_000  # ... and at most this many nodes
+RESTART_SECONDS = 0.05  # a tree that fills up is followed by a fresh one if this much time is left
 
 
 def two_moves_between(before: State, after: State) -> tuple[int, int] | None:
@@ -153,18 +162,35 @@ class MCTS:
         params = self._params()
         scratch = K.SEARCH.scratch(space)
         limit = self.playouts if self.playouts is not None else budget.nodes
-        done, full = K.SEARCH.search(tree, pos, params, mask, scratch, budget.deadline - SAFETY, limit,
-                                     self.early_stop)
-        if full:  # start afresh next time
-            self._tree = None
-            self._root_state = None
-        votes = [(move, visits) for move, visits in ((unpadded(m, w), v) for m, v in uct.root_votes(tree))
+        deadline = budget.deadline - SAFETY
+        done = 0
+        totals: dict[int, int] = {}  # the root votes of the trees that filled up during this move
+        while True:
+            got, full = K.SEARCH.search(tree, pos, params, mask, scratch, deadline,
+                                        None if limit is None else limit - done, self.early_stop)
+            done += got
+            if not full:
+                break
+            # the tree is full: its votes count, and a fresh tree searches on for the time left
+            # (root parallelism within the move); a full tree is never kept for the next move
+            for m, v in uct.root_votes(tree):
+                totals[m] = totals.get(m, 0) + v
+            self._tree = self._root_state = None
+            if deadline - time.monotonic() < RESTART_SECONDS or (limit is not None and done >= limit):
+                break
+            tree = self._tree = uct.new_tree(self.capacity)  # (the search applies the mask)
+            self._root_state = state
+        if not full:  # the last tree: its votes too
+            for m, v in uct.root_votes(tree):
+                totals[m] = totals.get(m, 0) + v
+        votes = [(move, visits) for move, visits in ((unpadded(m, w), v) for m, v in totals.items())
                  if move in allowed]
         if not votes:  # no playout finished (a tiny budget): the move the priors like best
             move, value = self._by_prior(tree, pos, params, mask, scratch, state, allowed), 0.5
         else:
             move = max(votes, key=lambda mv: mv[1])[0]
-            value = uct.value(tree, int(uct.child_of(tree.I, uct.root(tree), padded(move, w))))
+            node = int(uct.child_of(tree.I, uct.root(tree), padded(move, w)))
+            value = uct.value(tree, node) if node >= 0 else 0.5
         return SearchResult(move, value, 0, done, time.monotonic() - start, tuple(votes))
 
     def _params(self) -> tuple[int, bool]:

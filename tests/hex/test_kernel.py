@@ -19,7 +19,8 @@ import numpy as np
 import pytest
 
 from bots.hex import kernel as K
-from bots.hex.board import BLACK, EMPTY, OFFSETS, SWAP, WHITE, State, connected, empty, from_rows, parse_cell
+from bots.hex.board import (BLACK, EMPTY, OFFSETS, SWAP, WHITE, State, connected, empty, from_moves, from_rows,
+                            parse_cell)
 
 SIZES = [(w, h) for w in range(1, 9) for h in range(1, 9)] + [(11, 11), (13, 13), (11, 7), (19, 19)]
 
@@ -371,3 +372,67 @@ def test_playouts_are_seeded_and_fair():
 def test_playout_rate_measures():
     assert K.playout_rate(5, 0.05) > 1000
     assert K.playout_rate(5, 0.05, bridges=True) > 1000
+
+
+# -- priors ------------------------------------------------------------------------------------
+
+def prior_oracle(state: State, cell: int, features: int) -> tuple[float, float]:
+    """The priors as bots.hex.kernel describes them, by brute force on the State."""
+    w, h = state.width, state.height
+    row, col = divmod(cell, w)
+    c = state.to_move
+    bridge = False
+    for d1 in OFFSETS:
+        for d2 in OFFSETS:
+            if (d1[0] - d2[0], d1[1] - d2[1]) not in OFFSETS:
+                continue  # d1 and d2 are not next to each other
+            carriers = [(col + d[0], row + d[1]) for d in (d1, d2)]
+            if all(0 <= x < w and 0 <= y < h and state.board[y * w + x] == EMPTY for x, y in carriers) \
+                    and colour_at(state.board, w, h, col + d1[0] + d2[0], row + d1[1] + d2[1]) == c:
+                bridge = True
+    near = state.last is not None and state.last >= 0 and \
+        any((col + dc, row + dr) == (state.last % w, state.last // w) for dc, dr in OFFSETS)
+    bonus = (K.PRIOR_BRIDGE * (bridge and bool(features & K.F_BRIDGE))
+             + K.PRIOR_NEAR * (near and bool(features & K.F_NEAR)))
+    return K.PRIOR_EVEN + bonus, K.PRIOR_EVEN / 2 + bonus
+
+
+def test_priors_against_the_oracle():
+    rng = random.Random(9)
+    bonuses = 0
+    for _ in range(300):
+        w = rng.randint(1, 8)
+        h = w if rng.random() < 0.5 else rng.randint(1, 8)
+        s = random_game(rng, w, h, upto=rng.randint(0, w * h))
+        if s.is_terminal():
+            continue
+        pos = K.to_kernel(s)
+        space = K.space(pos)
+        moves = np.empty(space + 1, np.int32)
+        prior = np.zeros((2, space + 1), np.float32)
+        for features in (K.PRIORS, K.F_BRIDGE, K.F_NEAR, 0):
+            n = K.children(pos, (features, True), np.zeros(0, np.uint8), moves, prior)
+            for j in range(n):
+                cell = K.unpadded(int(moves[j]), w)
+                assert (prior[0, j], prior[1, j]) == prior_oracle(s, cell, features), (s, cell, features)
+                bonuses += prior[0, j] > K.PRIOR_EVEN
+    assert bonuses > 1000
+
+
+def test_swap_prior():
+    def swap_prior(first: str, features: int) -> tuple[float, float]:
+        s = from_moves(5, [first], swap=True)
+        pos = K.to_kernel(s)
+        moves = np.empty(K.space(pos) + 1, np.int32)
+        prior = np.zeros((2, K.space(pos) + 1), np.float32)
+        n = K.children(pos, (features, True), np.zeros(0, np.uint8), moves, prior)
+        j = list(moves[:n]).index(K.SWAP_MOVE)
+        return float(prior[0, j]), float(prior[1, j])
+
+    even = (K.PRIOR_EVEN, K.PRIOR_EVEN / 2)
+    bonus = (K.PRIOR_EVEN + K.PRIOR_SWAP, K.PRIOR_EVEN / 2 + K.PRIOR_SWAP)
+    for first in ("c3", "a2", "e4", "b2"):  # off Black's edge rows: worth swapping
+        assert swap_prior(first, K.PRIORS) == bonus
+        assert swap_prior(first, K.PRIORS & ~K.F_SWAP) == even
+    for first in ("c1", "a1", "e5", "b5"):  # on them
+        assert swap_prior(first, K.PRIORS) == even

@@ -124,6 +124,19 @@ def test_votes_are_the_root_visits():
     assert 0.0 <= r.value <= 1.0
 
 
+def test_a_full_tree_is_followed_by_a_fresh_one():
+    s = from_moves(7, ["d4", "c5"])
+    p = MCTS(seed=13, capacity=10_000, playouts=6000, early_stop=False)
+    r = p.choose(s, None, Budget(LONG))
+    assert r.nodes == 6000  # a 10,000-node tree holds fewer than 2,000 iterations here
+    assert sum(dict(r.votes).values()) == 6000  # every tree's root votes count
+    assert p._tree is not None and p._tree.meta[uct.NODES] < 10_000  # the last one, not full
+    assert s.is_legal(r.move) and 0.0 <= r.value <= 1.0
+    q = MCTS(seed=13, capacity=10_000, early_stop=False)
+    r = q.choose(s, None, Budget(0.3))  # by the clock: the search goes on to the deadline
+    assert r.nodes > 2000 and r.elapsed > 0.3 - M.SAFETY - M.RESTART_SECONDS - 0.01
+
+
 def test_same_seed_same_move():
     s = from_moves(6, ["c3"])
     a = MCTS(seed=9, playouts=800).choose(s, None, Budget(LONG))

@@ -14,6 +14,7 @@ import random
 import pytest
 
 from bots.hex import solver as S
+from bots.hex.mcts import SOLVE_NODES
 from bots.hex.board import BLACK, EMPTY, SWAP, WHITE, State, cell_name, empty, from_moves, parse_cell
 
 GOLDEN = {1: "a1", 2: "b1 a2", 3: "c1 a2 b2 c2 a3", 4: "d1 c2 b3 a4"}
@@ -160,15 +161,15 @@ def test_finished_and_forced_positions():
 
 
 def test_solves_sixteen_empty_cells():
-    # the player's threshold (bots.hex.mcts.SOLVE_EMPTIES): unfinished 5x5 positions with 16
-    # empty cells are proven within the player's node limit, and the move really wins
+    # near the player's threshold (bots.hex.mcts.SOLVE_EMPTIES, 18): unfinished 5x5 positions
+    # with 16 empty cells are proven within the player's node limit, and the move really wins
     rng = random.Random(5)
     done = 0
     while done < 5:
         s = random_position(rng, 5, 5, 16)
         if s is None:
             continue
-        proof = S.solve(s, nodes=3_000_000)
+        proof = S.solve(s, nodes=SOLVE_NODES)
         assert proof.winner in (BLACK, WHITE)
         if proof.move is not None:
             after = s.play(proof.move)
