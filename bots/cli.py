@@ -80,7 +80,7 @@ class Parser(argparse.ArgumentParser):
 
 # Commands whose second word is a game (or a server, or an engine) from the registry.
 PER_GAME = {
-    "play": ("GAME", "play on a server"),
+    "play": ("GAME", "play: on a server, or in the terminal (hex)"),
     "serve": ("SERVER", "run our server (official semantics) for practice and tests"),
     "arena": ("GAME", "a match between two players, with a report"),
     "bench": ("GAME", "search speed and depth per player and position"),

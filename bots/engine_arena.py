@@ -20,6 +20,7 @@ again for the next game.  Records fit `bots.matches.summarise` (seats are "black
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import re
 import shlex
@@ -431,3 +432,50 @@ def parse_side(game: str, prefix: str, text: str, label: str) -> AnySide:
             raise ValueError(f"side {label}: engine {argv[0]!r} not found or not executable")
         return EngineSide(label, argv)
     return _our_side(game, prefix, text, label)
+
+
+# -- the `bots arena GAME` command of a game with engine sides ---------------------------------------
+
+def command(rules: Rules, a: AnySide, b: AnySide, games: int, per_move: float, game_time: float | None,
+            workers: int | None, sgf_dir: str | None, json_path: str | None, setup: str) -> int:
+    """Run the match, printing a line per game (clocks left with a game clock) and the report;
+    `setup` names the board in the header (e.g. "9x9, komi 7.5").  Bad input (an SGF directory
+    that cannot be made, an engine that cannot be run) is a UsageFailure."""
+    from .cmdline import UsageFailure, output_file
+    from .loop import run
+    from .matches import report
+
+    if sgf_dir:
+        try:
+            os.makedirs(sgf_dir, exist_ok=True)
+        except OSError as exc:
+            raise UsageFailure(f"cannot create the SGF directory {sgf_dir}: {exc.strerror or exc}") from None
+    out = output_file(json_path)
+    started = time.monotonic()
+
+    def note(record: dict) -> None:
+        if out:
+            out.write(json.dumps(record) + "\n")
+            out.flush()
+        clock = (" clock left black {black:.1f} s white {white:.1f} s".format(**record["clock_left"])
+                 if "clock_left" in record else "")
+        print(f"game {record['game_number'] + 1}/{games}: black {record['players']['black']}"
+              f" white {record['players']['white']} {record['result']} ({record['end']},"
+              f" {len(record['moves'])} moves){clock} {time.monotonic() - started:.0f} s", flush=True)
+
+    async def main() -> list[dict]:
+        ours = sum(isinstance(s, OurSide) for s in (a, b))
+        async with SearchRunner(workers or max(1, min(os.cpu_count() or 1, 2 * ours)), games=[rules.game]) as runner:
+            return await run_arena(rules, a, b, games, runner, per_move, sgf_dir, note, game_time=game_time)
+
+    clock = f"{game_time:g} s per side" if game_time else f"{per_move:g} s per move"
+    print(f"A = {describe(a)}\nB = {describe(b)}\n{games} games, {setup}, {clock}", flush=True)
+    try:
+        records = run(main())
+    except EngineError as exc:
+        raise UsageFailure(f"cannot run the engine: {exc}") from None
+    finally:
+        if out:
+            out.close()
+    print(report(match_side(a), match_side(b), records, [rules.fields()["map"]]))
+    return 0

@@ -71,6 +71,8 @@ from __future__ import annotations
 
 import hashlib
 import inspect
+from collections.abc import Iterator
+from contextlib import contextmanager
 import re
 import time
 import types
@@ -139,6 +141,32 @@ class GameKernels(NamedTuple):
     is_over: Any
     children: Any
     playout: Any
+
+
+# -- numba's random generator: one stream per process, shared by every game's kernels --------------
+
+@njit(cache=CACHE)
+def seed(value):
+    """Seed the generator every kernel draws from (np.random inside njit code)."""
+    np.random.seed(value)
+
+
+@njit(cache=CACHE)
+def _draw_seed():
+    return np.random.randint(0, 2 ** 31 - 1)
+
+
+@contextmanager
+def seeded(value: int) -> Iterator[None]:
+    """Run a block with the generator seeded with `value` (0 <= value < 2**32), then resume the
+    interrupted stream, reseeded from one draw of it: a search's own seeding stays
+    reproducible, and no two processes' streams are made alike by the block's seed."""
+    resume = _draw_seed()
+    seed(value)
+    try:
+        yield
+    finally:
+        seed(resume)
 
 
 # -- the tree's own kernels ------------------------------------------------------------------

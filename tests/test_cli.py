@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import queue
 import re
 import shutil
@@ -592,3 +593,39 @@ def test_a_port_in_use_is_one_line_and_exit_2(command):
         port = taken.getsockname()[1]
         line = one_error_line(bots(*command, "--port", str(port), timeout=60))
     assert f"127.0.0.1:{port}" in line and "in use" in line
+
+
+def free_port() -> int:
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.mark.parametrize("game", ["gopher", "go"])
+def test_ctrl_c_in_the_middle_of_a_game_exits_quietly(game):
+    """Issue 11, item 8: Ctrl-C (SIGINT to the whole foreground group, as a terminal sends it) of
+    `bots play gopher` or `bots play go` in the middle of a game: status 130, and no worker's
+    KeyboardInterrupt traceback or "leaked semaphore objects" warning."""
+    port = str(free_port())
+    if game == "gopher":
+        server = start("serve", "gnd", "--game", "gopher", "--port", port, "--random")
+        client_args = ["play", "gopher", "--server", f"http://127.0.0.1:{port}/", "--password", "pw"]
+    else:
+        server = start("serve", "cgos", "--port", port, "--random", "--time", "120")
+        client_args = ["play", "go", "--cgos", f"127.0.0.1:{port}", "--name", "ctrlc", "--password", "secret"]
+    client = subprocess.Popen([*WITH_SIGINT, "--log-format", "json", *client_args, "--games", "3", "--workers", "2"],
+                              cwd=ROOT, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                              text=True, start_new_session=True)
+    err = Lines(client.stderr)
+    try:
+        err.until(logged(lambda entry: entry["event"] == "move"), 90)  # a game is under way
+        os.killpg(client.pid, signal.SIGINT)
+        code = client.wait(timeout=30)
+        rest = "".join(err.rest())
+    finally:
+        stop(client, server)
+    assert code == 130, rest[-2000:]
+    for bad in ("Traceback", "KeyboardInterrupt", "leaked semaphore"):
+        assert bad not in rest, rest[-2000:]

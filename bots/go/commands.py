@@ -12,14 +12,12 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import time
 
 import structlog
 
 from ..cmdline import (UsageFailure, add_player, add_workers, checked_player, count, listening, nonnegative,
-                       number, output_file, players_text, port, positive, whole)
+                       number, players_text, port, positive, whole)
 from ..loop import run as _run
-from ..matches import report
 from ..players import PlayerError
 from ..runner import SearchRunner
 from .game import GAME
@@ -167,8 +165,8 @@ def serve(args: argparse.Namespace) -> int:
 
 
 def arena(args: argparse.Namespace) -> int:
-    from .arena import describe, match_side, parse_side, run_arena
-    from ..gtp_client import EngineError
+    from .. import engine_arena
+    from .arena import GoRules, parse_side
 
     try:
         a = parse_side(args.a, "A")
@@ -176,42 +174,8 @@ def arena(args: argparse.Namespace) -> int:
     except ValueError as exc:
         raise UsageFailure(str(exc)) from None
     size = _check_size(args.size)
-    if args.sgf:
-        try:
-            os.makedirs(args.sgf, exist_ok=True)
-        except OSError as exc:
-            raise UsageFailure(f"cannot create the SGF directory {args.sgf}: {exc.strerror or exc}") from None
-    out = output_file(args.json)
-    started = time.monotonic()
-
-    def note(record: dict) -> None:
-        if out:
-            out.write(json.dumps(record) + "\n")
-            out.flush()
-        done = record["game_number"] + 1
-        print(f"game {done}/{args.games}: black {record['players']['black']} white {record['players']['white']}"
-              f" {record['result']} ({record['end']}, {len(record['moves'])} moves)"
-              + (" clock left black {black:.1f} s white {white:.1f} s".format(**record["clock_left"])
-                 if "clock_left" in record else "")
-              + f" {time.monotonic() - started:.0f} s", flush=True)
-
-    async def main() -> list[dict]:
-        async with SearchRunner(args.workers, games=["go"]) as runner:
-            return await run_arena(a, b, args.games, runner, size=size, komi=args.komi, per_move=args.move_time,
-                                   sgf_dir=args.sgf, on_record=note, game_time=args.game_time)
-
-    clock = f"{args.game_time:g} s per side" if args.game_time else f"{args.move_time} s per move"
-    print(f"A = {describe(a)}\nB = {describe(b)}\n{args.games} games, {size}x{size}, komi {args.komi}, {clock}",
-          flush=True)
-    try:
-        records = _run(main())
-    except EngineError as exc:
-        raise UsageFailure(f"cannot run the engine: {exc}") from None
-    finally:
-        if out:
-            out.close()
-    print(report(match_side(a), match_side(b), records, [f"{size}x{size}"]))
-    return 0
+    return engine_arena.command(GoRules(size, args.komi), a, b, args.games, args.move_time, args.game_time,
+                                args.workers, args.sgf, args.json, f"{size}x{size}, komi {args.komi}")
 
 
 def bench(args: argparse.Namespace) -> int:

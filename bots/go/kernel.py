@@ -33,8 +33,6 @@ ones above, scored by area with komi.  bots.go.mcts is the player around it.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from contextlib import contextmanager
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -483,27 +481,8 @@ def to_kernel(state: State) -> tuple[np.ndarray, np.ndarray]:
 
 # -- playouts ----------------------------------------------------------------------------------
 
-@njit(cache=True)
-def seed(value):
-    np.random.seed(value)
-
-
-@njit(cache=True)
-def _draw_seed():
-    return np.random.randint(0, 2 ** 31 - 1)
-
-
-@contextmanager
-def seeded(value: int) -> Iterator[None]:
-    """Run a block with the kernel's generator seeded with `value` (0 <= value < 2**32), then
-    resume the interrupted stream, reseeded from one draw of it: a search's own seeding
-    stays reproducible, and no two processes' streams are made alike by the block's seed."""
-    resume = _draw_seed()
-    seed(value)
-    try:
-        yield
-    finally:
-        seed(resume)
+# numba's generator is one per process: search.uct's seed/seeded serve every game
+seed, seeded = uct.seed, uct.seeded
 
 
 @njit(cache=True)

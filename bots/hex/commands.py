@@ -9,16 +9,13 @@
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import sys
-import time
 from pathlib import Path
 
-from ..cmdline import (UsageFailure, add_player, add_workers, checked_player, count, output_file, players_text,
+from ..cmdline import (UsageFailure, add_player, add_workers, checked_player, count, players_text,
                        positive)
 from ..loop import run as _run
-from ..matches import report
 from ..runner import SearchRunner
 from .game import GAME
 
@@ -184,39 +181,8 @@ def arena(args: argparse.Namespace) -> int:
     a, b = _side(args.a, "A"), _side(args.b, "B")
     if isinstance(a, engine_arena.HumanSide) or isinstance(b, engine_arena.HumanSide):
         raise UsageFailure("a person plays with `bots play hex --a human`, not in an arena")
-    directory = _sgf_dir(args.sgf)
-    out = output_file(args.json)
-    started = time.monotonic()
-
-    def note(record: dict) -> None:
-        if out:
-            out.write(json.dumps(record) + "\n")
-            out.flush()
-        done = record["game_number"] + 1
-        print(f"game {done}/{args.games}: black {record['players']['black']} white {record['players']['white']}"
-              f" {record['result']} ({record['end']}, {len(record['moves'])} moves)"
-              + (" clock left black {black:.1f} s white {white:.1f} s".format(**record["clock_left"])
-                 if "clock_left" in record else "")
-              + f" {time.monotonic() - started:.0f} s", flush=True)
-
-    async def main() -> list[dict]:
-        async with SearchRunner(_workers(args, a, b), games=["hex"]) as runner:
-            return await engine_arena.run_arena(rules, a, b, args.games, runner, per_move=args.move_time,
-                                                sgf_dir=directory, on_record=note, game_time=args.game_time)
-
-    board = rules.fields()["map"]
-    clock = f"{args.game_time:g} s per side" if args.game_time else f"{args.move_time} s per move"
-    print(f"A = {engine_arena.describe(a)}\nB = {engine_arena.describe(b)}\n{args.games} games, {board}, {clock}",
-          flush=True)
-    try:
-        records = _run(main())
-    except engine_arena.EngineError as exc:
-        raise UsageFailure(f"cannot run the engine: {exc}") from None
-    finally:
-        if out:
-            out.close()
-    print(report(engine_arena.match_side(a), engine_arena.match_side(b), records, [board]))
-    return 0
+    return engine_arena.command(rules, a, b, args.games, args.move_time, args.game_time, args.workers, args.sgf,
+                                args.json, rules.fields()["map"])
 
 
 def htp(args: argparse.Namespace) -> int:

@@ -42,8 +42,6 @@ playout does about 21,000-30,000.
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
-from contextlib import contextmanager
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -409,26 +407,8 @@ def save_reply(board, pw, x, c):
 
 # -- playouts ------------------------------------------------------------------------------------
 
-@njit(cache=True)
-def seed(value):
-    np.random.seed(value)
-
-
-@njit(cache=True)
-def _draw_seed():
-    return np.random.randint(0, 2 ** 31 - 1)
-
-
-@contextmanager
-def seeded(value: int) -> Iterator[None]:
-    """Run a block with the kernel's generator seeded with `value`, then resume the
-    interrupted stream, reseeded from one draw of it (as bots.go.kernel.seeded)."""
-    resume = _draw_seed()
-    seed(value)
-    try:
-        yield
-    finally:
-        seed(resume)
+# numba's generator is one per process: search.uct's seed/seeded serve every game
+seed, seeded = uct.seed, uct.seeded
 
 
 @njit(cache=True)

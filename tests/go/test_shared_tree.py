@@ -143,7 +143,7 @@ def test_go_caches_its_search_per_user_whatever_was_imported_first(tmp_path, fir
     first, numba is made to read it then.  Go's kernels and its specialised search cache there,
     never next to the sources; the tree's own kernels, defined before, are not cached at all."""
     code = (first + "import bots.go.mcts; from bots.go import kernel as K; from search import uct; "
-            "print(uct.CACHE, K.seed._cache._cache_path, K.SEARCH.run._cache._cache_path, "
+            "print(uct.CACHE, K.children._cache._cache_path, K.SEARCH.run._cache._cache_path, "
             "type(uct.select._cache).__name__)")
     env = {k: v for k, v in os.environ.items() if k != "NUMBA_CACHE_DIR"}
     env["BOTS_CACHE_DIR"] = str(tmp_path)
