@@ -56,6 +56,10 @@ def test_fresh_venv_install_then_editable_install(tmp_path):
     out = _run([str(bots), "gtp", "go", "--workers", "1"], outside, run_env, stdin=GTP_SCRIPT)
     assert MOVE.search(out), out
     assert "warm ('go',)" in _run([str(py), "-c", WARM], outside, run_env)
+    # Every game package is installed (a package list once left Hex out): a whole game of Hex.
+    out = _run([str(bots), "play", "hex", "--a", "random", "--b", "path", "--size", "3", "--workers", "1"],
+               outside, run_env)
+    assert "has won." in out, out
 
     written = [p for p in package.rglob("*") if p.suffix in (".nbi", ".nbc")]
     assert not written, f"numba cache written inside the installed package: {written[:3]}"
