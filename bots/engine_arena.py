@@ -222,7 +222,8 @@ async def _ask(rules: Rules, side: AnySide, state: Any, runner: SearchRunner, pe
     if isinstance(side, OurSide):
         try:
             move, _ = await decide(runner, rules.game, side.player, side.params, state, Budget(seconds), context,
-                                   log=log, seat=SEATS[colour])
+                                   log=log.bind(game=rules.game, side=side.label, player=describe(side)),
+                                   seat=SEATS[colour])
         except Exception as exc:  # our own bug: recorded and logged, never crashes the arena
             log.exception("our player failed", side=side.label)
             raise _Lost(colour, "", f"our player raised {type(exc).__name__}: {exc}", "Forfeit") from None
