@@ -1,5 +1,5 @@
 """A game-agnostic Monte-Carlo tree in numba: UCT with RAVE (AMAF) and priors, as in MoGo and
-michi, for games whose moves, priors and playouts are numba kernels (Go; Hex next).
+michi, for games whose moves, priors and playouts are numba kernels (Go and Hex).
 
 A game hands its kernels to `Kernel` once, at import; the compiled search then runs whole
 iterations (descent, expansion with priors, playout, back-up with AMAF) in compiled code, and
