@@ -577,6 +577,9 @@ def test_serve_stops_cleanly_on_sigterm(command):
     (["arena", "go", "--a", "random", "--b", "random", "--size", "1"], ["size 1"]),
     (["serve", "cgos", "--size", "30"], ["size 30"]),
     (["play", "twilight", "--port", "1", "--name", "x" * 256], ["256 bytes"]),
+    (["demo", "--move-time", "0.1"], ["--move-time 0.1", "--overhead 0.15"]),
+    (["arena", "twilight", "--a", "greedy", "--b", "random", "--move-time", "0.2", "--overhead", "0.3"],
+     ["--move-time 0.2", "--overhead 0.3"]),
 ])
 def test_bad_input_is_one_line_and_exit_2(argv, words):
     line = one_error_line(bots(*argv, timeout=60))
@@ -596,8 +599,6 @@ def test_a_port_in_use_is_one_line_and_exit_2(command):
 
 
 def free_port() -> int:
-    import socket
-
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return s.getsockname()[1]

@@ -181,12 +181,21 @@ def _spec(text: str) -> tuple[str, tuple]:
         raise UsageFailure(str(exc)) from None
 
 
+def _time_to_think(args: argparse.Namespace) -> None:
+    """--move-time must leave time to think after --overhead (the bots check it too; this says
+    so in one line before any worker starts)."""
+    if args.move_time <= args.overhead:
+        raise UsageFailure(f"--move-time {args.move_time:g} leaves nothing to think after --overhead "
+                           f"{args.overhead:g}: give a longer --move-time or a smaller --overhead")
+
+
 def arena(args: argparse.Namespace) -> int:
     from ..matches import Side, report
     from ..runner import SearchRunner
     from .arena import run_arena
     from .maps import shipped_maps
 
+    _time_to_think(args)
     a, b = Side("A", *_spec(args.a)), Side("B", *_spec(args.b))
     maps = args.maps or sorted(shipped_maps())
     for m in maps:
@@ -231,6 +240,7 @@ def demo(args: argparse.Namespace) -> int:
     from .arena import run_arena
 
     _bad_map(args.map)  # a bad map is one line, before any worker starts
+    _time_to_think(args)
     us, them = Side("A", *_spec(args.player)), Side("B", *_spec(args.opponent))
     print(f"Demo: {us.player} (A) against {them.player} (B) on {args.map}, our referee on a free local port,"
           f" {args.move_time} s per move. A plays vampires (V).", flush=True)
