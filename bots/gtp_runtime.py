@@ -238,6 +238,31 @@ class Engine:
 Engine.table = command_table(Engine)
 
 
+class GameEngine(Engine):
+    """An engine that plays one game at a time (Go's, Hex's): `genmove`, `reg_genmove` and
+    `undo` once for both.  A subclass keeps `history` (one entry per move played, appended by
+    its own `_commit`) and defines `_generate(cmd, commit)` (the move as the protocol writes
+    it; played when `commit`) and `_restore(entry)` (back to the position of a history entry)."""
+
+    history: list
+
+    @command("genmove")
+    async def _genmove(self, cmd: Command) -> str:
+        return await self._generate(cmd, commit=True)
+
+    @command("reg_genmove")
+    async def _reg_genmove(self, cmd: Command) -> str:
+        return await self._generate(cmd, commit=False)
+
+    @command("undo")
+    async def _undo(self, cmd: Command) -> str:
+        arity(cmd, 0)
+        if not self.history:
+            raise Failure("cannot undo")
+        self._restore(self.history.pop())
+        return ""
+
+
 # -- transport ------------------------------------------------------------------------------------
 
 async def serve(reader: asyncio.StreamReader, writer: Any, engine: Any) -> None:

@@ -134,7 +134,7 @@ def _colour(text: str) -> int:
 
 # -- the engine -------------------------------------------------------------------------------
 
-class Engine(gtp_runtime.Engine):
+class Engine(gtp_runtime.GameEngine):
     """One GTP game: state, undo history, time settings and clocks; `handle` answers commands."""
 
     game = "go"
@@ -265,26 +265,13 @@ class Engine(gtp_runtime.Engine):
         self._commit(new)
         return ""
 
-    @command("genmove")
-    async def _genmove(self, cmd: Command) -> str:
-        return await self._generate(cmd, commit=True)
-
     @command("kgs-genmove_cleanup")
     async def _genmove_cleanup(self, cmd: Command) -> str:
         # Our players never pass while a playable point is left, so they capture dead stones.
         return await self._generate(cmd, commit=True)
 
-    @command("reg_genmove")
-    async def _reg_genmove(self, cmd: Command) -> str:
-        return await self._generate(cmd, commit=False)
-
-    @command("undo")
-    async def _undo(self, cmd: Command) -> str:
-        arity(cmd, 0)
-        if not self.history:
-            raise Failure("cannot undo")
-        self.state = self.history.pop()
-        return ""
+    def _restore(self, entry: State) -> None:
+        self.state = entry
 
     @command("showboard")
     async def _showboard(self, cmd: Command) -> str:

@@ -84,7 +84,7 @@ def _colour(text: str) -> int:
     return gtp_runtime.colour(text, BLACK, WHITE)
 
 
-class Engine(gtp_runtime.Engine):
+class Engine(gtp_runtime.GameEngine):
     """One HTP game: the canonical state, the states before each move for `undo`, who resigned,
     the swap rule, the clocks; `handle` answers commands."""
 
@@ -252,21 +252,8 @@ class Engine(gtp_runtime.Engine):
         self._commit(new)
         return ""
 
-    @command("genmove")
-    async def _genmove(self, cmd: Command) -> str:
-        return await self._generate(cmd, commit=True)
-
-    @command("reg_genmove")
-    async def _reg_genmove(self, cmd: Command) -> str:
-        return await self._generate(cmd, commit=False)
-
-    @command("undo")
-    async def _undo(self, cmd: Command) -> str:
-        arity(cmd, 0)
-        if not self.history:
-            raise Failure("cannot undo")
-        self.state, self.resigned = self.history.pop()
-        return ""
+    def _restore(self, entry: tuple[State, int | None]) -> None:
+        self.state, self.resigned = entry
 
     # -- looking at the game ------------------------------------------------------------------
     @command("showboard")
