@@ -437,6 +437,25 @@ def parse_side(game: str, prefix: str, text: str, label: str) -> AnySide:
 
 # -- the `bots arena GAME` command of a game with engine sides ---------------------------------------
 
+def sgf_directory(path: str | None) -> str | None:
+    """`path`, created if missing (None stays None); UsageFailure naming it if it cannot be."""
+    from .cmdline import UsageFailure
+
+    if path:
+        try:
+            os.makedirs(path, exist_ok=True)
+        except OSError as exc:
+            raise UsageFailure(f"cannot create the SGF directory {path}: {exc.strerror or exc}") from None
+    return path
+
+
+def workers_for(workers: int | None, *sides: AnySide) -> int:
+    """The search processes to start: `workers` if given, else two per side of ours (root
+    parallel searches), at most the cores."""
+    ours = sum(isinstance(side, OurSide) for side in sides)
+    return workers or max(1, min(os.cpu_count() or 1, 2 * ours))
+
+
 def command(rules: Rules, a: AnySide, b: AnySide, games: int, per_move: float, game_time: float | None,
             workers: int | None, sgf_dir: str | None, json_path: str | None, setup: str) -> int:
     """Run the match, printing a line per game (clocks left with a game clock) and the report;
@@ -446,11 +465,7 @@ def command(rules: Rules, a: AnySide, b: AnySide, games: int, per_move: float, g
     from .loop import run
     from .matches import report
 
-    if sgf_dir:
-        try:
-            os.makedirs(sgf_dir, exist_ok=True)
-        except OSError as exc:
-            raise UsageFailure(f"cannot create the SGF directory {sgf_dir}: {exc.strerror or exc}") from None
+    sgf_directory(sgf_dir)
     out = output_file(json_path)
     started = time.monotonic()
 
@@ -465,8 +480,7 @@ def command(rules: Rules, a: AnySide, b: AnySide, games: int, per_move: float, g
               f" {len(record['moves'])} moves){clock} {time.monotonic() - started:.0f} s", flush=True)
 
     async def main() -> list[dict]:
-        ours = sum(isinstance(s, OurSide) for s in (a, b))
-        async with SearchRunner(workers or max(1, min(os.cpu_count() or 1, 2 * ours)), games=[rules.game]) as runner:
+        async with SearchRunner(workers_for(workers, a, b), games=[rules.game]) as runner:
             return await run_arena(rules, a, b, games, runner, per_move, sgf_dir, note, game_time=game_time)
 
     clock = f"{game_time:g} s per side" if game_time else f"{per_move:g} s per move"

@@ -107,22 +107,6 @@ def _side(text: str, label: str):
         raise UsageFailure(str(exc)) from None
 
 
-def _sgf_dir(path: str | None) -> str | None:
-    if path:
-        try:
-            os.makedirs(path, exist_ok=True)
-        except OSError as exc:
-            raise UsageFailure(f"cannot create the SGF directory {path}: {exc.strerror or exc}") from None
-    return path
-
-
-def _workers(args: argparse.Namespace, *sides) -> int:
-    from ..engine_arena import OurSide
-
-    ours = sum(isinstance(s, OurSide) for s in sides)
-    return args.workers or max(1, min(os.cpu_count() or 1, 2 * ours))
-
-
 def play(args: argparse.Namespace) -> int:
     from .. import engine_arena
     from .board import COLOUR_NAMES, render
@@ -133,7 +117,7 @@ def play(args: argparse.Namespace) -> int:
     if black.label == white.label:
         raise UsageFailure("the two sides must differ")
     sides = {1: black, 2: white}
-    directory = _sgf_dir(args.sgf)
+    directory = engine_arena.sgf_directory(args.sgf)
     colour = sys.stdout.isatty()
 
     def shown(state, name) -> None:
@@ -143,7 +127,7 @@ def play(args: argparse.Namespace) -> int:
             print(render(state, colour=colour), flush=True)
 
     async def main() -> dict:
-        async with SearchRunner(_workers(args, black, white), games=["hex"]) as runner:
+        async with SearchRunner(engine_arena.workers_for(args.workers, black, white), games=["hex"]) as runner:
             try:
                 record = await engine_arena.play_game(rules, black, white, runner, per_move=args.move_time,
                                                       on_move=shown)
