@@ -17,14 +17,21 @@ def start(setup: str):
 
 
 def fallback(state, context):
-    """The empty cell nearest the centre that keeps our shortest path shortest is a search's
-    job; the fallback is a random empty cell (the same one for the same position)."""
-    import random
-
+    """A cheap sensible move (computed while the search runs, played if it fails): a cell that
+    wins at once, else the one cell that stops the opponent winning at once, else the empty
+    cell nearest the centre."""
     from .board import SWAP
+    from .seed import winning_cells
 
-    moves = [m for m in state.legal_moves() if m != SWAP]
-    return random.Random(hash(state.key())).choice(moves)
+    exclude = set(context.get("exclude", ())) if context else set()
+    moves = [m for m in state.legal_moves() if m != SWAP and m not in exclude]
+    me = state.to_move
+    for colour in (me, 3 - me):
+        urgent = [c for c in winning_cells(state.board, state.width, state.height, colour) if c in moves]
+        if urgent and (colour == me or len(urgent) == 1):
+            return urgent[0]
+    centre_row, centre_col = (state.height - 1) / 2, (state.width - 1) / 2
+    return min(moves, key=lambda c: (abs(c // state.width - centre_row) + abs(c % state.width - centre_col), c))
 
 
 def notation(state, move):
