@@ -37,6 +37,9 @@ class Game:
     practice: str | None  # practice(game, name, move_time, seed): a local server and our bot on it
     # (bots soak); None when `session` is None
     summary: str = ""  # one line for `bots --help`
+    record: str | None = None  # its records (bots.replay): initial(record) -> State, apply(state, turn)
+    # -> State, move_text(turn) -> str, draw(state, matplotlib axes); and for a game recorded as
+    # SGF, SGF_GM (the GM value) and from_sgf(text) -> the record as a dict (bots.records' keys)
 
     def module(self, field: str) -> ModuleType:
         return importlib.import_module(getattr(self, field))

@@ -15,7 +15,7 @@ import os
 
 import structlog
 
-from ..cmdline import (UsageFailure, add_player, add_workers, checked_player, count, listening, nonnegative,
+from ..cmdline import (UsageFailure, add_player, add_record, add_workers, checked_player, count, listening, nonnegative,
                        number, players_text, port, positive, whole)
 from ..loop import run as _run
 from ..players import PlayerError
@@ -74,7 +74,7 @@ def add_arena(sub: argparse._SubParsersAction) -> None:
                    help="a clock per side for the whole game (sudden death) instead of --move-time")
     p.add_argument("--size", type=count, default=9, help="the board (9)")
     p.add_argument("--komi", type=number, default=7.5, help="komi (7.5)")
-    p.add_argument("--sgf", default=None, metavar="DIR", help="write one SGF file per game here")
+    add_record(p, "every game (moves, each move's think time as a comment, the result)", "SGF", "--sgf")
     add_workers(p)
     p.add_argument("--json", default=None, help="write every game's record to this file (JSON lines)")
     p.set_defaults(func=arena)
@@ -175,7 +175,7 @@ def arena(args: argparse.Namespace) -> int:
         raise UsageFailure(str(exc)) from None
     size = _check_size(args.size)
     return engine_arena.command(GoRules(size, args.komi), a, b, args.games, args.move_time, args.game_time,
-                                args.workers, args.sgf, args.json, f"{size}x{size}, komi {args.komi}")
+                                args.workers, args.record, args.json, f"{size}x{size}, komi {args.komi}")
 
 
 def bench(args: argparse.Namespace) -> int:
