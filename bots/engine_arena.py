@@ -35,7 +35,7 @@ import structlog
 from protocol.errors import IllegalMove, ProtocolError
 from search.budget import Budget
 
-from . import records
+from . import records as game_records
 from .decide import decide
 from .gtp_client import EngineError, GtpProcess
 from .matches import Side
@@ -350,14 +350,14 @@ def move_thinks(record: dict) -> list[float]:
 def write_sgf(rules: Rules, record: dict, black: AnySide, white: AnySide, directory: Path, index: int) -> Path:
     """One SGF file per game (bots.records: named with the time, the game, the board, the
     sides and the index; never over an existing file); each move's think time is its comment."""
-    name = records.file_name(rules.game, rules.fields()["map"], f"{black.label}={_short(black)}",
+    name = game_records.file_name(rules.game, rules.fields()["map"], f"{black.label}={_short(black)}",
                              f"{white.label}={_short(white)}", index, "sgf")
     notes = [f"end: {record['end']}"]
     notes += [f"violation by {v['species']}: {v['reason']}" for v in record["violations"]]
     notes += [f"late moves by {seat}: {n}" for seat, n in record["timeouts"].items() if n]
     text = rules.sgf(record, f"{black.label} ({describe(black)})", f"{white.label} ({describe(white)})",
                      "\n".join(notes))
-    return records.write(directory, name, text)
+    return game_records.write(directory, name, text)
 
 
 async def run_arena(rules: Rules, a: AnySide, b: AnySide, games: int, runner: SearchRunner, per_move: float = 2.0,
@@ -370,7 +370,7 @@ async def run_arena(rules: Rules, a: AnySide, b: AnySide, games: int, runner: Se
     if a.label == b.label:
         raise ValueError(f"the two sides need different labels, both are {a.label!r}")
     log = log if log is not None else structlog.get_logger("bots.arena")
-    directory = records.directory(sgf_dir) if sgf_dir is not None else None
+    directory = game_records.directory(sgf_dir) if sgf_dir is not None else None
     records: list[dict] = []
     external = [s for s in (a, b) if isinstance(s, EngineSide)]
     try:

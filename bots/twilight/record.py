@@ -72,8 +72,8 @@ def draw(state: State, ax: Any) -> None:
     ax.set_xlim(0, state.cols)
     ax.set_ylim(state.rows, 0)
     ax.set_aspect("equal")
-    ax.set_xticks(range(state.cols))
-    ax.set_yticks(range(state.rows))
+    ax.set_xticks([x + 0.5 for x in range(state.cols)], [str(x) for x in range(state.cols)])
+    ax.set_yticks([y + 0.5 for y in range(state.rows)], [str(y) for y in range(state.rows)])
     ax.tick_params(length=0, labelsize=7)
     for x in range(state.cols + 1):
         ax.axvline(x, color="#bbbbbb", lw=0.6)
