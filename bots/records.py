@@ -91,28 +91,33 @@ def write(folder: str | os.PathLike, name: str, text: str) -> Path:
         os.unlink(tmp)
 
 
-def save(folder: str | os.PathLike, record: dict, number: int) -> Path:
-    """Write one JSON record (FORMAT keys filled by the caller) into `folder`; its path."""
+def json_name(record: dict, number: int) -> str:
+    """The file name of a JSON record: its game, setup and the players of its seats in order."""
     names = list(record["players"].values())
-    setup = record["setup"]["name"]
-    name = file_name(record["rules"], setup, names[0], names[-1], number, "json")
-    return write(folder, name, json.dumps(record) + "\n")
+    return file_name(record["rules"], record["setup"]["name"], names[0], names[-1], number, "json")
 
 
-def keep(folder: str | os.PathLike | None, record: dict, number: int) -> Path | None:
-    """Save `record` into `folder` (None: no recording) and note the path in the in-memory
-    record as `record_file`.  A failed write is logged, not raised: a full disk must not
-    end a match."""
+def keep_text(folder: str | os.PathLike | None, name: str, text: str) -> Path | None:
+    """write() into `folder` (None: no recording); a failed write is logged, not raised: a full
+    disk must not end a match or a bot."""
     if folder is None:
         return None
     log = structlog.get_logger("bots.records")
     try:
-        path = save(folder, record, number)
+        path = write(folder, name, text)
     except (OSError, RecordError) as exc:
         log.error("cannot save the game record", directory=str(folder), error=str(exc))
         return None
-    record["record_file"] = str(path)
     log.info("game recorded", file=str(path))
+    return path
+
+
+def keep(folder: str | os.PathLike | None, record: dict, number: int) -> Path | None:
+    """Save a JSON record into `folder` (keep_text) and note the path in the in-memory record as
+    `record_file`."""
+    path = keep_text(folder, json_name(record, number), json.dumps(record) + "\n")
+    if path is not None:
+        record["record_file"] = str(path)
     return path
 
 

@@ -56,6 +56,7 @@ def add_play(sub: argparse._SubParsersAction, game: str) -> None:
     p.add_argument("--overhead", type=nonnegative, default=0.1, help="seconds kept back per move (0.1)")
     add_workers(p)
     p.add_argument("--show", action="store_true", help="draw the board before each of our moves")
+    add_record(p, "every game as we saw it (our actions, timed by us from the server's answer to our request)")
     p.set_defaults(func=play)
 
 
@@ -119,8 +120,8 @@ def play(args: argparse.Namespace) -> int:
     name, params = checked_player(args.game, args.player, args.param) if args.player else (None, ())
     try:
         bot = GndBot(game=args.game, server=args.server, group=args.group, members=args.name, password=password,
-                     player=name, params=params, games=args.games,
-                     overhead=args.overhead)
+                     player=name, params=params, games=args.games, overhead=args.overhead,
+                     record=args.record and str(record_directory(args.record)))
     except (ValueError, PlayerError) as exc:
         raise UsageFailure(str(exc)) from None
 

@@ -60,6 +60,7 @@ def add_play(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--overhead", type=nonnegative, default=0.3, help="seconds kept back per move for the network (0.3)")
     add_workers(p)
     p.add_argument("--show", action="store_true", help="draw the board before each of our moves")
+    add_record(p, "every game as we saw it (our moves, timed by us from the server's update to our move)")
     p.add_argument("address", nargs="*", metavar="HOST PORT", help="the course convention: the server last")
     p.set_defaults(func=play)
 
@@ -83,7 +84,8 @@ def play(args: argparse.Namespace) -> int:
     name, params = checked_player("twilight", args.player, args.param)
     try:
         bot = session.TwilightBot(name=args.name, host=host, port=server_port, player=name, params=params,
-                                  move_time=args.move_time, overhead=args.overhead)
+                                  move_time=args.move_time, overhead=args.overhead,
+                                  record=args.record and str(record_directory(args.record)))
     except (ValueError, PlayerError) as exc:
         raise UsageFailure(str(exc)) from None
 
