@@ -94,7 +94,7 @@ class Game:
     moves: list[dict] = field(default_factory=list)
     sent: tuple[State, tuple] | None = None  # the state of our last MOV, and that MOV
     initial: State | None = None  # the position of the MAP
-    turns: list[dict] = field(default_factory=list)  # bots.records turns: the position we saw, our move
+    recorded: list[dict] = field(default_factory=list)  # bots.records turns: the position we saw, our move
 
 
 async def play(bot: TwilightBot, runner: SearchRunner, on_state: Callable[[State], None] | None = None,
@@ -219,7 +219,7 @@ async def _turn(game: Game, update: Upd, queue: asyncio.Queue, bot: TwilightBot,
     writer.write(encode(Mov(move)))
     await writer.drain()
     if bot.record:
-        game.turns.append(records.turn(len(game.turns) + 1, game.species.name.lower(), bot.name,
+        game.recorded.append(records.turn(len(game.recorded) + 1, game.species.name.lower(), bot.name,
                                        [list(m) for m in move], time.monotonic() - received, position=position(state)))
     game.moves.append({"ply": state.ply, "budget": round(report.budget, 3),
                        "used": round(time.monotonic() - received, 4), "depth": report.depth,
@@ -282,7 +282,7 @@ def _save(game: Game, bot: TwilightBot, result: str, certain: bool) -> None:
               "winner_name": players.get(winner), "reason": "as the client saw it" + ("" if certain else " (inferred)"),
               "plies": game.state.ply, "moves": game.moves}
     setup = {"name": f"{game.rows}x{game.cols}", "server": bot.address}
-    records.keep(bot.record, records.stamp(record, "twilight", setup, position(game.initial), game.turns,
+    records.keep(bot.record, records.stamp(record, "twilight", setup, position(game.initial), game.recorded,
                                            records.CLIENT), game.state.ply)
 
 
