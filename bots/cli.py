@@ -15,8 +15,10 @@
     bots soak [--moves 1000]                    four bots of three games share the workers: a table
     bots daemon --config FILE                   every bot of a TOML file, concurrently
 
-Exit codes: 0 done, 1 a failure while running (e.g. server unreachable), 2 bad input
-(arguments, map, config).
+Every `play` and `arena` takes `human` as a player: you, at this terminal (bots.human).
+
+Exit codes: 0 done (or a person typed quit), 1 a failure while running (e.g. server
+unreachable), 2 bad input (arguments, map, config), 130 Ctrl-C.
 """
 
 from __future__ import annotations
@@ -30,6 +32,7 @@ import structlog
 from . import log as logsetup
 from . import registry
 from .cmdline import UsageFailure, count, positive, whole
+from .human import Quit
 from .loop import Stopped
 from .loop import run as _run
 from .players import PlayerError
@@ -187,6 +190,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     except Stopped:
         structlog.get_logger("bots").info("stopped by SIGTERM")
+        return 0
+    except Quit:  # a person at the keyboard typed quit, or ended the input (bots.human)
+        print("\nGame left unfinished.", flush=True)
         return 0
     except KeyboardInterrupt:
         return 130

@@ -12,6 +12,11 @@
    illegal search gives the fallback.
 4. One log line per move: the move, budget, used, depth, nodes, late_by, fallback reason.
 
+A person at the keyboard (a player class marked `interactive`, bots.human) is asked here, in
+this process, in a daemon thread: never in a worker, with no fallback computed and no deadline
+watched, so that a person's thinking time never turns into a fallback move or a killed worker.
+The move is sent as typed (the server decides if its time ran out), after the same rules check.
+
 How long to think (the budget) is the session's business: it knows the server's clock.
 """
 
@@ -19,6 +24,8 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import math
+import time
 from typing import Any
 
 from protocol.errors import IllegalMove
@@ -26,7 +33,8 @@ from search.budget import Budget
 from search.root import merge_votes
 
 from . import registry
-from .players import player_table, think
+from .human import in_daemon_thread, is_person
+from .players import make_player, player_table, think
 from .runner import MoveReport, SearchRunner
 
 
@@ -62,6 +70,8 @@ async def decide(runner: SearchRunner, game: str, player: str, params: tuple, st
     """Our move for `state`, always legal by our rules, and what the search did (`fields` are
     added to the move's log line)."""
     info = registry.get(game)
+    if is_person(game, player):
+        return await _asked(info, player, params, state, budget, context, log, fields)
     fallback = asyncio.ensure_future(asyncio.to_thread(info.fallback, state, context))
     session = runner.session()
     parts = session.share() if getattr(player_table(game)[player], "parallel", False) else 1
@@ -85,4 +95,29 @@ async def decide(runner: SearchRunner, game: str, player: str, params: tuple, st
         log.info("move", move=info.notation(state, move), budget=round(report.budget, 3),
                  used=round(report.used, 3), depth=report.depth, nodes=report.nodes,
                  late_by=round(report.late_by, 3), fallback=reason, **fields)
+    return move, report
+
+
+async def _asked(info: registry.Game, player: str, params: tuple, state: Any, budget: Budget, context: dict | None,
+                 log: Any, fields: dict) -> tuple[Any, MoveReport]:
+    """A person's move (see the module docstring), checked by our rules like any other: a
+    person's player keeps asking until our rules allow the move, so a refusal here is a bug
+    in that player, and the fallback is sent as it would be for a search."""
+    person = make_player(info.name, player, dict(params))
+    result = await in_daemon_thread(person.choose, state, context, budget)
+    move, reason = result.move, None
+    refused = refusal(state, move, context)
+    if refused is not None:
+        if log is not None:
+            log.error("a person's move that our rules refuse got through; sending the fallback",
+                      move=repr(move)[:200], reason=refused)
+        reason = f"illegal move from the person ({refused})"
+        move = await asyncio.to_thread(info.fallback, state, context)
+    used = time.monotonic() - budget.start
+    timed = budget.seconds if math.isfinite(budget.seconds) else None
+    report = MoveReport(move, budget.seconds, used, 0, 0, max(0.0, used - budget.seconds) if timed is not None else 0.0, reason)
+    if log is not None:
+        log.info("move", move=info.notation(state, move), budget=None if timed is None else round(timed, 3),
+                 used=round(used, 3), depth=0, nodes=0, late_by=round(report.late_by, 3), fallback=reason,
+                 **fields)
     return move, report

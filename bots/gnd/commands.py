@@ -19,7 +19,7 @@ import structlog
 from protocol.gnd import ProtocolError, decode_action, game_number
 
 from ..cmdline import (UsageFailure, add_player, add_workers, checked_player, count, listening, nonnegative,
-                       output_file, player_spec, players_text, port, positive, shower, whole)
+                       output_file, player_spec, players_text, port, positive, search_workers, shower, whole)
 from ..loop import run as _run
 from ..matches import Side, report
 from ..players import PlayerError
@@ -120,7 +120,7 @@ def play(args: argparse.Namespace) -> int:
         raise UsageFailure(str(exc)) from None
 
     async def main() -> int:
-        async with SearchRunner(args.workers, games=[args.game]) as runner:
+        async with SearchRunner(search_workers(args.workers, args.game, [name]), games=[args.game]) as runner:
             try:
                 summaries = await play_games(bot, runner, on_state=shower(render) if args.show else None)
             except (Refused, ProtocolError) as exc:
@@ -194,7 +194,8 @@ def arena(args: argparse.Namespace) -> int:
                   f"{record['plies']} plies, clocks {record['clock']})", flush=True)
 
     async def main() -> list[dict]:
-        async with SearchRunner(args.workers, games=[args.game]) as runner:
+        async with SearchRunner(search_workers(args.workers, args.game, [a.player, b.player]),
+                                games=[args.game]) as runner:
             return await run_arena(a, b, args.game, args.size, args.games, clock, runner,
                                    parallel=args.parallel, layout=args.layout, overhead=args.overhead,
                                    on_game=note, on_state=shower(render) if args.show else None)

@@ -17,7 +17,8 @@ import json
 import structlog
 
 from ..cmdline import (UsageFailure, add_player, add_workers, checked_player, count, listening, nonnegative,
-                       output_file, players_text, port, positive, shower, whole)
+                       output_file, players_text, port, positive, search_workers, shower,
+                       whole)
 from ..loop import run as _run
 from ..players import PlayerError
 from . import mapgen
@@ -88,7 +89,7 @@ def play(args: argparse.Namespace) -> int:
         raise UsageFailure(str(exc)) from None
 
     async def main() -> int:
-        async with runner.SearchRunner(args.workers, games=["twilight"]) as pool:
+        async with runner.SearchRunner(search_workers(args.workers, "twilight", [name]), games=["twilight"]) as pool:
             try:
                 games = await session.play(bot, pool, on_state=shower(render) if args.show else None)
             except ProtocolError as exc:
@@ -211,7 +212,8 @@ def arena(args: argparse.Namespace) -> int:
                   f" ({record['reason']}, {record['plies']} plies)", flush=True)
 
     async def main() -> list[dict]:
-        async with SearchRunner(args.workers, games=["twilight"]) as runner:
+        async with SearchRunner(search_workers(args.workers, "twilight", [a.player, b.player]),
+                                games=["twilight"]) as runner:
             return await run_arena(a, b, maps, args.games, args.move_time, args.overhead, runner,
                                    parallel=args.parallel, max_plies=args.max_plies, seed=args.seed,
                                    on_game=note, on_state=shower(render) if args.show else None)
