@@ -34,7 +34,8 @@ class Human(Person):
         who = COLOUR_NAMES[state.to_move]
         way = "top to bottom" if state.to_move == BLACK else "left to right"
         swap = ", or swap" if state.swap_allowed() else ""
-        return f"{who} ({way}), your move: a cell like {state.name(state.cells // 2)}, or X Y{swap}"
+        return (f"{who} ({way}), your move: a cell like {state.name(state.cells // 2)}, or X Y (X the row "
+                f"0-{state.height - 1}, Y the column 0-{state.width - 1}, from 0 like the seed){swap}")
 
     def help(self, state: State) -> str:
         return (f"A cell is its column letter and row number, like {state.name(0)} (top left). Or type the seed's "
