@@ -36,9 +36,9 @@ import structlog
 from protocol.errors import IllegalMove, ProtocolError
 from search.budget import Budget
 
-from . import human
 from .decide import decide
 from .gtp_client import EngineError, GtpProcess
+from .human import is_person
 from .matches import Side
 from .players import PlayerError, make_player
 from .runner import SearchRunner
@@ -138,11 +138,6 @@ class EngineSide:
 AnySide = OurSide | EngineSide
 
 
-def is_person(side: AnySide, game: str) -> bool:
-    """One of our players that is a person at the keyboard (bots.human): untimed per move."""
-    return isinstance(side, OurSide) and human.is_person(game, side.player)
-
-
 def match_side(side: AnySide) -> Side:
     """The bots.matches.Side that the report prints for this side."""
     return Side(side.label, side.player, side.params)
@@ -186,7 +181,7 @@ async def _ask(rules: Rules, side: AnySide, state: Any, runner: SearchRunner, pe
     if time_left is not None:
         seconds = rules.think(state, time_left)
     else:  # a person has no time per move (there is nothing to search): asked with no clock
-        seconds = math.inf if is_person(side, rules.game) else per_move
+        seconds = math.inf if is_person(rules.game, side.player) else per_move
     context = None if time_left is None else {"time_left": time_left}
     if isinstance(side, OurSide):
         try:
@@ -263,7 +258,7 @@ async def play_game(rules: Rules, black: AnySide, white: AnySide, runner: Search
                 clocks[colour] = left - elapsed
                 if clocks[colour] < 0:
                     raise _Lost(colour, text, f"out of time ({elapsed:.2f} s with {left:.2f} s left)", "Time")
-            elif elapsed > per_move + LATE and not is_person(sides[colour], rules.game):
+            elif elapsed > per_move + LATE and not is_person(rules.game, sides[colour].player):
                 timeouts[seat] += 1
                 log.warning("late move", seat=seat, seconds=round(elapsed, 3), per_move=per_move)
             if move is None:
@@ -423,7 +418,7 @@ def workers_for(workers: int | None, game: str, *sides: AnySide) -> int:
     """The search processes to start: none when no side of ours searches (persons and
     external engines only), else `workers` if given, else two per searching side of ours
     (root parallel searches), at most the cores."""
-    ours = sum(isinstance(side, OurSide) and not is_person(side, game) for side in sides)
+    ours = sum(isinstance(side, OurSide) and not is_person(game, side.player) for side in sides)
     return 0 if not ours else workers or min(os.cpu_count() or 1, 2 * ours)
 
 

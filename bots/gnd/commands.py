@@ -80,7 +80,8 @@ def add_arena(sub: argparse._SubParsersAction, game: str) -> None:
     p.add_argument("--games", type=count, default=10, help="games, colours alternating (10)")
     p.add_argument("--size", type=count, default=6, help="the hexagon's side (6)")
     p.add_argument("--time", type=positive, default=None,
-                   help="each player's clock per game (the tournament's / 10: gopher 18, dodo 36)")
+                   help="each player's clock per game (the tournament's / 10: gopher 18, dodo 36; "
+                        "give a human more, e.g. 600)")
     p.add_argument("--layout", default="gnd", help=f"Dodo starting layout, {LAYOUTS} (gnd)")
     p.add_argument("--overhead", type=nonnegative, default=0.1, help="seconds kept back per move (0.1)")
     p.add_argument("--parallel", type=count, default=1, help="games played at once (1)")

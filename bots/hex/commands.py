@@ -15,6 +15,7 @@ from pathlib import Path
 
 from ..cmdline import (UsageFailure, add_player, add_workers, checked_player, count, not_a_person, players_text,
                        positive)
+from ..human import is_person
 from ..loop import run as _run
 from ..runner import SearchRunner
 from .game import GAME
@@ -118,7 +119,7 @@ def play(args: argparse.Namespace) -> int:
     def shown(state, name) -> None:
         mover = 3 - state.to_move  # the state after the move
         print(f"{COLOUR_NAMES[mover]} ({engine_arena.describe(sides[mover])}) plays {name}", flush=True)
-        if state.is_terminal() or not engine_arena.is_person(sides[state.to_move], "hex"):
+        if state.is_terminal() or not is_person("hex", sides[state.to_move].player):
             print(render(state, colour=colour), flush=True)
 
     async def main() -> dict:
@@ -137,7 +138,7 @@ def play(args: argparse.Namespace) -> int:
     print(f"Black (top to bottom) = {engine_arena.describe(black)}\nWhite (left to right) = "
           f"{engine_arena.describe(white)}\n{rules.width}x{rules.height}{', swap rule' if rules.swap else ''}",
           flush=True)
-    if not engine_arena.is_person(black, "hex"):
+    if not is_person("hex", black.player):
         print(render(rules.start(), colour=colour), flush=True)
     try:
         record = _run(main())

@@ -161,7 +161,8 @@ def add_arena(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--b", required=True, metavar="PLAYER", help="the other side, as --a")
     p.add_argument("--maps", nargs="+", default=None, help="maps (default: every shipped map)")
     p.add_argument("--games", type=count, default=10, help="games per map, species alternating (10)")
-    p.add_argument("--move-time", type=positive, default=0.5, help="seconds per move (0.5)")
+    p.add_argument("--move-time", type=positive, default=0.5,
+                   help="seconds per move (0.5; give a human time to type, e.g. 60)")
     p.add_argument("--overhead", type=nonnegative, default=0.15, help="seconds kept back per move (0.15)")
     p.add_argument("--max-plies", type=count, default=200, help="plies per game (200)")
     p.add_argument("--parallel", type=count, default=1, help="maps played at once (1)")
