@@ -71,53 +71,42 @@ async def decide(runner: SearchRunner, game: str, player: str, params: tuple, st
     added to the move's log line)."""
     info = registry.get(game)
     if is_person(game, player):
-        return await _asked(info, player, params, state, budget, context, log, fields)
-    fallback = asyncio.ensure_future(asyncio.to_thread(info.fallback, state, context))
-    session = runner.session()
-    parts = session.share() if getattr(player_table(game)[player], "parallel", False) else 1
-    reports = await asyncio.gather(*(runner.run(think, game, player, params, state, context, session.key,
-                                                budget=budget, fallback=None) for _ in range(parts)))
-    report = merge(list(reports))
+        fallback, who = None, "the person"
+        report = await _asked(game, player, params, state, budget, context)
+    else:
+        fallback, who = asyncio.ensure_future(asyncio.to_thread(info.fallback, state, context)), "the search"
+        session = runner.session()
+        parts = session.share() if getattr(player_table(game)[player], "parallel", False) else 1
+        reports = await asyncio.gather(*(runner.run(think, game, player, params, state, context, session.key,
+                                                    budget=budget, fallback=None) for _ in range(parts)))
+        report = merge(list(reports))
     move, reason = report.move, report.fallback
     if reason is None:
         refused = refusal(state, move, context)
         if refused is not None:
             if log is not None:
-                log.error("search returned a move our rules refuse; sending the fallback",
+                log.error(f"{who} returned a move our rules refuse; sending the fallback",
                           move=repr(move)[:200], reason=refused)
-            reason = f"illegal move from the search ({refused})"
+            reason = f"illegal move from {who} ({refused})"
     if reason is not None:
-        move = await fallback
-    else:
+        move = await (fallback or asyncio.to_thread(info.fallback, state, context))
+    elif fallback is not None:
         fallback.cancel()  # not needed (the thread finishes on its own; its result is dropped)
     report = dataclasses.replace(report, move=move, fallback=reason)
     if log is not None:
-        log.info("move", move=info.notation(state, move), budget=round(report.budget, 3),
+        timed = math.isfinite(report.budget)  # a person with no clock has an infinite budget
+        log.info("move", move=info.notation(state, move), budget=round(report.budget, 3) if timed else None,
                  used=round(report.used, 3), depth=report.depth, nodes=report.nodes,
                  late_by=round(report.late_by, 3), fallback=reason, **fields)
     return move, report
 
 
-async def _asked(info: registry.Game, player: str, params: tuple, state: Any, budget: Budget, context: dict | None,
-                 log: Any, fields: dict) -> tuple[Any, MoveReport]:
-    """A person's move (see the module docstring), checked by our rules like any other: a
-    person's player keeps asking until our rules allow the move, so a refusal here is a bug
-    in that player, and the fallback is sent as it would be for a search."""
-    person = make_player(info.name, player, dict(params))
+async def _asked(game: str, player: str, params: tuple, state: Any, budget: Budget,
+                 context: dict | None) -> MoveReport:
+    """A person's move (see the module docstring): a person's player keeps asking until our
+    rules allow the move, and decide checks it again, as it checks a search's."""
+    person = make_player(game, player, dict(params))
     result = await in_daemon_thread(person.choose, state, context, budget)
-    move, reason = result.move, None
-    refused = refusal(state, move, context)
-    if refused is not None:
-        if log is not None:
-            log.error("a person's move that our rules refuse got through; sending the fallback",
-                      move=repr(move)[:200], reason=refused)
-        reason = f"illegal move from the person ({refused})"
-        move = await asyncio.to_thread(info.fallback, state, context)
     used = time.monotonic() - budget.start
-    timed = budget.seconds if math.isfinite(budget.seconds) else None
-    report = MoveReport(move, budget.seconds, used, 0, 0, max(0.0, used - budget.seconds) if timed is not None else 0.0, reason)
-    if log is not None:
-        log.info("move", move=info.notation(state, move), budget=None if timed is None else round(timed, 3),
-                 used=round(used, 3), depth=0, nodes=0, late_by=round(report.late_by, 3), fallback=reason,
-                 **fields)
-    return move, report
+    late_by = max(0.0, used - budget.seconds) if math.isfinite(budget.seconds) else 0.0
+    return MoveReport(result.move, budget.seconds, used, 0, 0, late_by)
