@@ -19,7 +19,6 @@ again for the next game.  Records fit `bots.matches.summarise` (seats are "black
 
 from __future__ import annotations
 
-import asyncio
 import json
 import math
 import os
