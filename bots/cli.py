@@ -16,8 +16,10 @@
     bots daemon --config FILE                   every bot of a TOML file, concurrently
     bots replay FILE [--to-png OUT.png]         step through a game saved with --record DIR
 
-Exit codes: 0 done, 1 a failure while running (e.g. server unreachable), 2 bad input
-(arguments, map, config).
+Every `play` and `arena` takes `human` as a player: you, at this terminal (bots.human).
+
+Exit codes: 0 done (or a person typed quit), 1 a failure while running (e.g. server
+unreachable), 2 bad input (arguments, map, config), 130 Ctrl-C.
 """
 
 from __future__ import annotations
@@ -31,6 +33,7 @@ import structlog
 from . import log as logsetup
 from . import registry
 from .cmdline import UsageFailure, count, positive, whole
+from .human import Quit
 from .loop import Stopped
 from .loop import run as _run
 from .players import PlayerError
@@ -222,6 +225,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     except Stopped:
         structlog.get_logger("bots").info("stopped by SIGTERM")
+        return 0
+    except Quit:  # a person at the keyboard typed quit, or ended the input (bots.human)
+        print("\nGame left unfinished.", flush=True)
         return 0
     except KeyboardInterrupt:
         return 130

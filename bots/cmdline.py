@@ -16,7 +16,7 @@ from .players import PlayerError, make_player, parse_spec, player_table
 
 __all__ = ["UsageFailure", "output_file", "listening", "player_spec", "checked_player", "shower",
            "number", "port", "positive", "nonnegative", "count", "whole", "add_player", "add_workers",
-           "players_text", "add_record", "record_directory"]
+           "players_text", "add_record", "record_directory", "not_a_person", "search_workers"]
 
 
 class UsageFailure(Exception):
@@ -71,8 +71,29 @@ def checked_player(game: str, spec: tuple[str, tuple], extra: Sequence[str] = ()
     return name, tuple(sorted(typed.items()))
 
 
+def not_a_person(game: str, player: str | None, why: str) -> None:
+    """UsageFailure when `player` is a person at the keyboard (bots.human) and the command
+    cannot have one (`why`: e.g. its stdin carries a protocol)."""
+    from .human import is_person
+
+    if is_person(game, player):
+        raise UsageFailure(f"{player!r} is a person at this terminal and cannot play here: {why}")
+
+
+def search_workers(requested: int | None, game: str, players: Sequence[str | None]) -> int | None:
+    """The search processes a command starts: none when every one of its `players` is a
+    person at the keyboard (nothing to search), else `requested` (None: all the cores)."""
+    from .human import is_person
+
+    return 0 if players and all(is_person(game, p) for p in players) else requested
+
+
 def players_text(game: str) -> str:
-    return ", ".join(sorted(player_table(game)))
+    """The players of `game` for a --help text; a person at the keyboard (bots.human) is marked."""
+    from .human import is_person
+
+    return ", ".join(name + (" (you, at this terminal)" if is_person(game, name) else "")
+                     for name in sorted(player_table(game)))
 
 
 def add_player(p: argparse.ArgumentParser, game: str, default: str | None, flag: str = "--player",
@@ -84,7 +105,8 @@ def add_player(p: argparse.ArgumentParser, game: str, default: str | None, flag:
 
 
 def add_workers(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--workers", type=count, default=None, help="search processes (default: all cores)")
+    p.add_argument("--workers", type=count, default=None,
+                   help="search processes (default: all cores; none when every player is a person)")
 
 
 # -- game records ---------------------------------------------------------------------------------

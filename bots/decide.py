@@ -12,6 +12,11 @@
    illegal search gives the fallback.
 4. One log line per move: the move, budget, used, depth, nodes, late_by, fallback reason.
 
+A person at the keyboard (a player class marked `interactive`, bots.human) is asked here, in
+this process, in a daemon thread: never in a worker, with no fallback computed and no deadline
+watched, so that a person's thinking time never turns into a fallback move or a killed worker.
+The move is sent as typed (the server decides if its time ran out), after the same rules check.
+
 How long to think (the budget) is the session's business: it knows the server's clock.
 """
 
@@ -19,6 +24,8 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import math
+import time
 from typing import Any
 
 from protocol.errors import IllegalMove
@@ -26,7 +33,8 @@ from search.budget import Budget
 from search.root import merge_votes
 
 from . import registry
-from .players import player_table, think
+from .human import in_daemon_thread, is_person
+from .players import make_player, player_table, think
 from .runner import MoveReport, SearchRunner
 
 
@@ -62,27 +70,43 @@ async def decide(runner: SearchRunner, game: str, player: str, params: tuple, st
     """Our move for `state`, always legal by our rules, and what the search did (`fields` are
     added to the move's log line)."""
     info = registry.get(game)
-    fallback = asyncio.ensure_future(asyncio.to_thread(info.fallback, state, context))
-    session = runner.session()
-    parts = session.share() if getattr(player_table(game)[player], "parallel", False) else 1
-    reports = await asyncio.gather(*(runner.run(think, game, player, params, state, context, session.key,
-                                                budget=budget, fallback=None) for _ in range(parts)))
-    report = merge(list(reports))
+    if is_person(game, player):
+        fallback, who = None, "the person"
+        report = await _asked(game, player, params, state, budget, context)
+    else:
+        fallback, who = asyncio.ensure_future(asyncio.to_thread(info.fallback, state, context)), "the search"
+        session = runner.session()
+        parts = session.share() if getattr(player_table(game)[player], "parallel", False) else 1
+        reports = await asyncio.gather(*(runner.run(think, game, player, params, state, context, session.key,
+                                                    budget=budget, fallback=None) for _ in range(parts)))
+        report = merge(list(reports))
     move, reason = report.move, report.fallback
     if reason is None:
         refused = refusal(state, move, context)
         if refused is not None:
             if log is not None:
-                log.error("search returned a move our rules refuse; sending the fallback",
+                log.error(f"{who} returned a move our rules refuse; sending the fallback",
                           move=repr(move)[:200], reason=refused)
-            reason = f"illegal move from the search ({refused})"
+            reason = f"illegal move from {who} ({refused})"
     if reason is not None:
-        move = await fallback
-    else:
+        move = await (fallback or asyncio.to_thread(info.fallback, state, context))
+    elif fallback is not None:
         fallback.cancel()  # not needed (the thread finishes on its own; its result is dropped)
     report = dataclasses.replace(report, move=move, fallback=reason)
     if log is not None:
-        log.info("move", move=info.notation(state, move), budget=round(report.budget, 3),
+        timed = math.isfinite(report.budget)  # a person with no clock has an infinite budget
+        log.info("move", move=info.notation(state, move), budget=round(report.budget, 3) if timed else None,
                  used=round(report.used, 3), depth=report.depth, nodes=report.nodes,
                  late_by=round(report.late_by, 3), fallback=reason, **fields)
     return move, report
+
+
+async def _asked(game: str, player: str, params: tuple, state: Any, budget: Budget,
+                 context: dict | None) -> MoveReport:
+    """A person's move (see the module docstring): a person's player keeps asking until our
+    rules allow the move, and decide checks it again, as it checks a search's."""
+    person = make_player(game, player, dict(params))
+    result = await in_daemon_thread(person.choose, state, context, budget)
+    used = time.monotonic() - budget.start
+    late_by = max(0.0, used - budget.seconds) if math.isfinite(budget.seconds) else 0.0
+    return MoveReport(result.move, budget.seconds, used, 0, 0, late_by)

@@ -19,12 +19,11 @@ again for the next game.  Records fit `bots.matches.summarise` (seats are "black
 
 from __future__ import annotations
 
-import asyncio
 import json
+import math
 import os
 import shlex
 import shutil
-import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -38,6 +37,7 @@ from search.budget import Budget
 from . import records as game_records
 from .decide import decide
 from .gtp_client import EngineError, GtpProcess
+from .human import is_person
 from .matches import Side
 from .players import PlayerError, make_player
 from .runner import SearchRunner
@@ -134,32 +134,16 @@ class EngineSide:
         await self.close()
 
 
-@dataclass(eq=False)
-class HumanSide:
-    """A person at this terminal: `player.choose(state, context, budget)` runs in a thread of
-    this process (it reads the keyboard), with no clock; its errors end the match."""
-
-    label: str
-    player: Any
-    params: tuple = ()
-
-    @property
-    def name(self) -> str:
-        return "human"
-
-
-AnySide = OurSide | EngineSide | HumanSide
+AnySide = OurSide | EngineSide
 
 
 def match_side(side: AnySide) -> Side:
     """The bots.matches.Side that the report prints for this side."""
-    return Side(side.label, side.name if isinstance(side, HumanSide) else side.player, side.params)
+    return Side(side.label, side.player, side.params)
 
 
 def describe(side: AnySide) -> str:
     """"random", "random:seed=3", "human" or the engine's command line."""
-    if isinstance(side, HumanSide):
-        return side.name
     if isinstance(side, EngineSide):
         return side.player
     return side.player + (":" + ",".join(f"{k}={v}" for k, v in side.params) if side.params else "")
@@ -188,37 +172,16 @@ async def _setup(rules: Rules, side: EngineSide, colour: int, per_move: float, g
         raise _engine_lost(colour, "game setup failed", exc) from None
 
 
-async def _in_daemon_thread(fn: Callable, *args: Any) -> Any:
-    """fn(*args) in a daemon thread: a person's read of the keyboard must not keep the process
-    alive after Ctrl-C (asyncio.to_thread's executor threads are joined at exit)."""
-    loop = asyncio.get_running_loop()
-    future = loop.create_future()
-
-    def settle(ok: bool, value: Any) -> None:
-        if not future.done():
-            future.set_result(value) if ok else future.set_exception(value)
-
-    def work() -> None:
-        try:
-            value, ok = fn(*args), True
-        except BaseException as exc:  # handed to the awaiting task, raised there
-            value, ok = exc, False
-        loop.call_soon_threadsafe(settle, ok, value)
-
-    threading.Thread(target=work, name="person", daemon=True).start()
-    return await future
-
-
 async def _ask(rules: Rules, side: AnySide, state: Any, runner: SearchRunner, per_move: float,
                hard_timeout: float, log: Any, time_left: float | None = None) -> tuple[str, Any]:
     """(the answer as text, the move, or None for a resignation); `time_left`: the mover's
     clock in a game with a clock (then `per_move` is not used)."""
     colour = state.to_move
-    seconds = per_move if time_left is None else rules.think(state, time_left)
+    if time_left is not None:
+        seconds = rules.think(state, time_left)
+    else:  # a person has no time per move (there is nothing to search): asked with no clock
+        seconds = math.inf if is_person(rules.game, side.player) else per_move
     context = None if time_left is None else {"time_left": time_left}
-    if isinstance(side, HumanSide):
-        result = await _in_daemon_thread(side.player.choose, state, context, Budget(seconds))
-        return rules.name(result.move, state), result.move
     if isinstance(side, OurSide):
         try:
             move, _ = await decide(runner, rules.game, side.player, side.params, state, Budget(seconds), context,
@@ -254,7 +217,8 @@ async def play_game(rules: Rules, black: AnySide, white: AnySide, runner: Search
     loses the game.  External engines are started if they are not running; the caller
     closes them (`await side.close()`; run_arena does).  `on_move(state, name)` is told each
     move played and the state it leads to (`bots play hex` draws the board with it).  A
-    person's move is not timed (no time-outs are counted for a HumanSide).
+    person (bots.human) has no time per move (no time-outs are counted for one), but with a
+    game clock the person's clock runs, is shown, and a fallen flag loses as for anyone.
 
     `game_time`: a clock of that many seconds per side for the whole game (sudden death)
     instead of `per_move`: our players get the time manager's share of it (`Rules.think`),
@@ -289,11 +253,11 @@ async def play_game(rules: Rules, black: AnySide, white: AnySide, runner: Search
                                     hard_timeout if left is None else left + 5, log, left)
             elapsed = time.monotonic() - t0
             latencies[seat].append(elapsed)
-            if left is not None and not isinstance(sides[colour], HumanSide):
+            if left is not None:
                 clocks[colour] = left - elapsed
                 if clocks[colour] < 0:
                     raise _Lost(colour, text, f"out of time ({elapsed:.2f} s with {left:.2f} s left)", "Time")
-            elif elapsed > per_move + LATE and not isinstance(sides[colour], HumanSide):
+            elif elapsed > per_move + LATE and not is_person(rules.game, sides[colour].player):
                 timeouts[seat] += 1
                 log.warning("late move", seat=seat, seconds=round(elapsed, 3), per_move=per_move)
             if move is None:
@@ -434,11 +398,12 @@ def parse_side(game: str, prefix: str, text: str, label: str) -> AnySide:
 
 # -- the `bots arena GAME` command of a game with engine sides ---------------------------------------
 
-def workers_for(workers: int | None, *sides: AnySide) -> int:
-    """The search processes to start: `workers` if given, else two per side of ours (root
-    parallel searches), at most the cores."""
-    ours = sum(isinstance(side, OurSide) for side in sides)
-    return workers or max(1, min(os.cpu_count() or 1, 2 * ours))
+def workers_for(workers: int | None, game: str, *sides: AnySide) -> int:
+    """The search processes to start: none when no side of ours searches (persons and
+    external engines only), else `workers` if given, else two per searching side of ours
+    (root parallel searches), at most the cores."""
+    ours = sum(isinstance(side, OurSide) and not is_person(game, side.player) for side in sides)
+    return 0 if not ours else workers or min(os.cpu_count() or 1, 2 * ours)
 
 
 def command(rules: Rules, a: AnySide, b: AnySide, games: int, per_move: float, game_time: float | None,
@@ -465,7 +430,7 @@ def command(rules: Rules, a: AnySide, b: AnySide, games: int, per_move: float, g
               f" {len(record['moves'])} moves){clock} {time.monotonic() - started:.0f} s", flush=True)
 
     async def main() -> list[dict]:
-        async with SearchRunner(workers_for(workers, a, b), games=[rules.game]) as runner:
+        async with SearchRunner(workers_for(workers, rules.game, a, b), games=[rules.game]) as runner:
             return await run_arena(rules, a, b, games, runner, per_move, sgf_dir, note, game_time=game_time)
 
     clock = f"{game_time:g} s per side" if game_time else f"{per_move:g} s per move"

@@ -191,11 +191,13 @@ class SearchRunner:
         at least that many processes, so no bot's move waits in a queue behind another's
         search: with more bots than cores the searches share the cores (each worker owns its
         deadline, so each still answers in time, with fewer nodes).  `games`: the games this
-        process will search (default: every game); only their kernels are compiled at start."""
+        process will search (default: every game); only their kernels are compiled at start.
+        `workers=0`: no pool at all, for a command whose every player is a person at the
+        keyboard (bots.human: nothing to search); a search asked of it is an error."""
         from bots import registry
 
-        self.workers = workers or os.cpu_count() or 1
-        self.processes = max(self.workers, bots)
+        self.workers = workers if workers is not None else os.cpu_count() or 1
+        self.processes = max(self.workers, bots) if self.workers else 0
         self.grace = grace
         self.games = tuple(sorted(set(games))) if games is not None else registry.names()
         # Read by bots.prewarm in the forkserver, which is started (once per process) by the
@@ -261,7 +263,7 @@ class SearchRunner:
     # -- the pool ---------------------------------------------------------------------------
 
     async def start(self) -> None:
-        if self._pool is not None:
+        if self._pool is not None or not self.processes:
             return
         t0 = time.monotonic()
         log.info("starting the search workers", workers=self.processes, games=list(self.games),
@@ -376,6 +378,8 @@ class SearchRunner:
         if self._pool is None:
             await self.start()
         pool = self._pool
+        if pool is None:
+            raise RuntimeError("this runner has no search workers (workers=0): nothing can search")
         try:
             task = pool.schedule(_work, (job, args, budget), timeout=budget.seconds + self.grace + BACKSTOP)
         except RuntimeError:  # pebble gave up on the pool

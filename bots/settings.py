@@ -53,6 +53,7 @@ from typing import Any
 
 from . import registry
 from .fields import SettingsError, get
+from .human import is_person
 from .players import PlayerError
 from .playing import BotSettings
 
@@ -91,6 +92,9 @@ def _bot(table: Any, where: str, record: str | None = None) -> BotSettings:
         raise
     except (PlayerError, ValueError) as exc:
         raise SettingsError(f"{where}: {exc}") from None
+    if is_person(name, bot.player):
+        raise SettingsError(f"{where}: player {bot.player!r} is a person at a terminal, and a daemon has none "
+                            f"(play with `bots play {name} --player {bot.player}`)")
     return BotSettings(name, bot, games)
 
 

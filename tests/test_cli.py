@@ -70,7 +70,8 @@ def test_arena_help_lists_its_options():
     for option in ("--a", "--b", "--maps", "--games", "--move-time", "--overhead", "--max-plies", "--parallel",
                    "--seed", "--workers", "--json", "--verbose", "--show"):
         assert re.search(rf"(^|\s){re.escape(option)}[\s,]", result.stdout), option
-    assert "alphabeta, expecti, greedy, planner, random" in " ".join(result.stdout.split())
+    assert ("alphabeta, expecti, greedy, human (you, at this terminal), planner, random"
+            in " ".join(result.stdout.split()))
 
 
 @pytest.mark.parametrize("command, options", [

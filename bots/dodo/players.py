@@ -1,6 +1,7 @@
-"""The Dodo players, by name: random, alphabeta (seed 004), mcts."""
+"""The Dodo players, by name: random, alphabeta (seed 004), mcts, human (the person at
+this terminal, bots.gnd.human)."""
 
-from ..gnd import players as gnd
+from ..gnd import human, players as gnd
 from . import rules as dodo_rules
 
 
@@ -16,4 +17,11 @@ class MCTS(gnd.MCTS):
     rules = dodo_rules
 
 
-PLAYERS = {"random": Random, "alphabeta": AlphaBeta, "mcts": MCTS}
+class Human(human.Human):
+    game = "dodo"
+    cells = 2
+    rules_text = ("step one of your checkers to an empty neighbouring cell straight or diagonally "
+                  "forward (red up, blue down); who cannot move WINS.")
+
+
+PLAYERS = {"random": Random, "alphabeta": AlphaBeta, "mcts": MCTS, "human": Human}

@@ -21,8 +21,8 @@ from protocol.gnd import ProtocolError, decode_action, game_number
 
 from .. import records
 from ..cmdline import (UsageFailure, add_player, add_record, add_workers, checked_player, count, listening,
-                       nonnegative, output_file, player_spec, players_text, port, positive, record_directory, shower,
-                       whole)
+                       nonnegative, output_file, player_spec, players_text, port, positive, record_directory,
+                       search_workers, shower, whole)
 from ..loop import run as _run
 from ..matches import Side, report
 from ..players import PlayerError
@@ -85,7 +85,8 @@ def add_arena(sub: argparse._SubParsersAction, game: str) -> None:
     p.add_argument("--games", type=count, default=10, help="games, colours alternating (10)")
     p.add_argument("--size", type=count, default=6, help="the hexagon's side (6)")
     p.add_argument("--time", type=positive, default=None,
-                   help="each player's clock per game (the tournament's / 10: gopher 18, dodo 36)")
+                   help="each player's clock per game (the tournament's / 10: gopher 18, dodo 36; "
+                        "give a human more, e.g. 600)")
     p.add_argument("--layout", default="gnd", help=f"Dodo starting layout, {LAYOUTS} (gnd)")
     p.add_argument("--overhead", type=nonnegative, default=0.1, help="seconds kept back per move (0.1)")
     p.add_argument("--parallel", type=count, default=1, help="games played at once (1)")
@@ -126,7 +127,7 @@ def play(args: argparse.Namespace) -> int:
         raise UsageFailure(str(exc)) from None
 
     async def main() -> int:
-        async with SearchRunner(args.workers, games=[args.game]) as runner:
+        async with SearchRunner(search_workers(args.workers, args.game, [name]), games=[args.game]) as runner:
             try:
                 summaries = await play_games(bot, runner, on_state=shower(render) if args.show else None)
             except (Refused, ProtocolError) as exc:
@@ -207,7 +208,8 @@ def arena(args: argparse.Namespace) -> int:
                   f"{record['plies']} plies, clocks {record['clock']})", flush=True)
 
     async def main() -> list[dict]:
-        async with SearchRunner(args.workers, games=[args.game]) as runner:
+        async with SearchRunner(search_workers(args.workers, args.game, [a.player, b.player]),
+                                games=[args.game]) as runner:
             return await run_arena(a, b, args.game, args.size, args.games, clock, runner,
                                    parallel=args.parallel, layout=args.layout, overhead=args.overhead,
                                    on_game=note, on_state=shower(render) if args.show else None, record=folder)

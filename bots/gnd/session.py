@@ -231,7 +231,7 @@ async def _game(bot: GndBot, client: _Http, runner: SearchRunner, turn: gnd.Turn
             why = "no legal move" if not legal else "the server refused every legal action"
             glog.error("cannot move; leaving this game", reason=why, refused=sorted(map(str, exclude)))
             return _summary(turn, us, moves, refused, abandoned=why, bot=bot, first=first, turns=turns)
-        context = {"previous": previous, "exclude": frozenset(exclude)}
+        context = {"previous": previous, "exclude": frozenset(exclude), "time_left": turn.clocktime}
         if before is not None:  # what our last move cost on the server's clock besides thinking
             overhead.observe(before[0], turn.clocktime, before[1])
         budget = Budget(move_seconds(turn.clocktime, state.expected_moves(), overhead.value), start=arrived)

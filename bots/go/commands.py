@@ -16,7 +16,8 @@ import os
 import structlog
 
 from ..cmdline import (UsageFailure, add_player, add_record, add_workers, checked_player, count, listening,
-                       nonnegative, number, players_text, port, positive, record_directory, whole)
+                       nonnegative, not_a_person, number, players_text, port, positive, record_directory,
+                       search_workers, whole)
 from ..loop import run as _run
 from ..players import PlayerError
 from ..runner import SearchRunner
@@ -99,6 +100,7 @@ def gtp(args: argparse.Namespace) -> int:
     from .gtp_engine import main
 
     name, params = checked_player("go", args.player, args.param)
+    not_a_person("go", name, "a GTP engine reads its commands on stdin")
     return main(name, params, workers=args.workers or os.cpu_count() or 1)
 
 
@@ -121,7 +123,7 @@ def play(args: argparse.Namespace) -> int:
         raise UsageFailure(str(exc)) from None
 
     async def main() -> int:
-        async with SearchRunner(args.workers, games=["go"]) as runner:
+        async with SearchRunner(search_workers(args.workers, "go", [name]), games=["go"]) as runner:
             played = await keep_playing(BotSettings("go", bot, args.games), runner,
                                         on_game=lambda summary: print(json.dumps(summary), flush=True))
         return 0 if played or not args.games else 1

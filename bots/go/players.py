@@ -1,4 +1,5 @@
-"""The Go players, by name: random, alphabeta (seed 001), mcts (the strong engine).
+"""The Go players, by name: random, alphabeta (seed 001), mcts (the strong engine), and
+human (the person at this terminal, bots.go.human).
 
 Every player takes an immutable `State` and a `Budget` and returns a `SearchResult` whose
 move is legal on that State (a point or PASS).  `context` is a dict or None; the key
@@ -16,6 +17,7 @@ from .alphabeta import AlphaBeta
 from .board import State
 from . import fallback
 from .fallback import random_move  # also imported from here (decide, course, cgos_server)
+from .human import Human
 from .mcts import MCTS
 
 
@@ -32,7 +34,7 @@ class Random:
         return SearchResult(random_move(state, self._rng), 0.0, 0, 1, 0.0)
 
 
-PLAYERS = {"random": Random, "alphabeta": AlphaBeta, "mcts": MCTS}
+PLAYERS = {"random": Random, "alphabeta": AlphaBeta, "mcts": MCTS, "human": Human}
 
 
 def warm() -> None:

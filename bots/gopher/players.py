@@ -1,6 +1,7 @@
-"""The Gopher players, by name: random, alphabeta (seed 004), mcts."""
+"""The Gopher players, by name: random, alphabeta (seed 004), mcts, human (the person at
+this terminal, bots.gnd.human)."""
 
-from ..gnd import players as gnd
+from ..gnd import human, players as gnd
 from . import rules as gopher_rules
 
 
@@ -16,4 +17,11 @@ class MCTS(gnd.MCTS):
     rules = gopher_rules
 
 
-PLAYERS = {"random": Random, "alphabeta": AlphaBeta, "mcts": MCTS}
+class Human(human.Human):
+    game = "gopher"
+    cells = 1
+    rules_text = ("place a stone on an empty cell that touches exactly one enemy stone and no stone"
+                  " of yours (Red's first stone goes anywhere); who cannot place loses.")
+
+
+PLAYERS = {"random": Random, "alphabeta": AlphaBeta, "mcts": MCTS, "human": Human}

@@ -12,8 +12,9 @@ import argparse
 import os
 import sys
 
-from ..cmdline import (UsageFailure, add_player, add_record, add_workers, checked_player, count, players_text,
-                       positive, record_directory)
+from ..cmdline import (UsageFailure, add_player, add_record, add_workers, checked_player, count, not_a_person,
+                       players_text, positive, record_directory)
+from ..human import is_person
 from ..loop import run as _run
 from ..runner import SearchRunner
 from .game import GAME
@@ -33,7 +34,7 @@ def _board_options(p: argparse.ArgumentParser) -> None:
 
 
 def _side_help(default: str) -> str:
-    return f"{HUMAN} (you, at this terminal), NAME[:k=v,...] ({players_text('hex')}) or htp:COMMAND (default {default})"
+    return f"NAME[:k=v,...] ({players_text('hex')}) or htp:COMMAND (default {default})"
 
 
 def add_play(sub: argparse._SubParsersAction) -> None:
@@ -96,10 +97,6 @@ def _rules(args: argparse.Namespace):
 def _side(text: str, label: str):
     from .. import engine_arena
 
-    if text.strip() == HUMAN:
-        from .human import Human
-
-        return engine_arena.HumanSide(label, Human())
     try:
         return engine_arena.parse_side("hex", "htp", text, label)
     except ValueError as exc:
@@ -109,7 +106,6 @@ def _side(text: str, label: str):
 def play(args: argparse.Namespace) -> int:
     from .. import engine_arena
     from .board import COLOUR_NAMES, render
-    from .human import Quit
 
     rules = _rules(args)
     black, white = _side(args.a, "A"), _side(args.b, "B")
@@ -122,11 +118,11 @@ def play(args: argparse.Namespace) -> int:
     def shown(state, name) -> None:
         mover = 3 - state.to_move  # the state after the move
         print(f"{COLOUR_NAMES[mover]} ({engine_arena.describe(sides[mover])}) plays {name}", flush=True)
-        if state.is_terminal() or not isinstance(sides[state.to_move], engine_arena.HumanSide):
+        if state.is_terminal() or not is_person("hex", sides[state.to_move].player):
             print(render(state, colour=colour), flush=True)
 
     async def main() -> dict:
-        async with SearchRunner(engine_arena.workers_for(args.workers, black, white), games=["hex"]) as runner:
+        async with SearchRunner(engine_arena.workers_for(args.workers, "hex", black, white), games=["hex"]) as runner:
             try:
                 record = await engine_arena.play_game(rules, black, white, runner, per_move=args.move_time,
                                                       on_move=shown)
@@ -141,13 +137,10 @@ def play(args: argparse.Namespace) -> int:
     print(f"Black (top to bottom) = {engine_arena.describe(black)}\nWhite (left to right) = "
           f"{engine_arena.describe(white)}\n{rules.width}x{rules.height}{', swap rule' if rules.swap else ''}",
           flush=True)
-    if not isinstance(black, engine_arena.HumanSide):
+    if not is_person("hex", black.player):
         print(render(rules.start(), colour=colour), flush=True)
     try:
         record = _run(main())
-    except Quit:
-        print("\nGame left unfinished.", flush=True)
-        return 0
     except engine_arena.EngineError as exc:
         raise UsageFailure(f"cannot run the engine: {exc}") from None
     winner = record["winner_name"]
@@ -162,8 +155,6 @@ def arena(args: argparse.Namespace) -> int:
 
     rules = _rules(args)
     a, b = _side(args.a, "A"), _side(args.b, "B")
-    if isinstance(a, engine_arena.HumanSide) or isinstance(b, engine_arena.HumanSide):
-        raise UsageFailure("a person plays with `bots play hex --a human`, not in an arena")
     return engine_arena.command(rules, a, b, args.games, args.move_time, args.game_time, args.workers, args.record,
                                 args.json, rules.fields()["map"])
 
@@ -172,6 +163,7 @@ def htp(args: argparse.Namespace) -> int:
     from .htp import main
 
     name, params = checked_player("hex", args.player, args.param)
+    not_a_person("hex", name, "an HTP engine reads its commands on stdin")
     return main(name, params, workers=args.workers or os.cpu_count() or 1)
 
 

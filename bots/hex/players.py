@@ -1,7 +1,7 @@
 """The Hex players, by name: the seed's four computer players (random, path, mind-path,
-bruteforce), a middle player (resistance: alpha-beta on the electrical evaluation) and mcts
-(the strong one).  The seed's fifth player, the person at the keyboard, is `human` on the
-command line (bots.hex.commands); it reads the terminal, so it never runs in a worker.
+bruteforce), a middle player (resistance: alpha-beta on the electrical evaluation), mcts
+(the strong one) and the seed's fifth player, `human`: the person at the keyboard
+(bots.hex.human; it reads the terminal, so bots.decide asks it here, never in a worker).
 
 Every player takes an immutable `State` and a `Budget` and returns a `SearchResult` whose
 move is legal on that State (a cell, or SWAP where the rule allows it).
@@ -9,12 +9,13 @@ move is legal on that State (a cell, or SWAP where the rule allows it).
 
 from __future__ import annotations
 
+from .human import Human
 from .mcts import MCTS
 from .resistance import Resistance
 from .seed import Bruteforce, MindPath, Path, Random
 
 PLAYERS = {"random": Random, "path": Path, "mind-path": MindPath, "bruteforce": Bruteforce,
-           "resistance": Resistance, "mcts": MCTS}
+           "resistance": Resistance, "mcts": MCTS, "human": Human}
 
 
 def warm() -> None:

@@ -17,7 +17,8 @@ import json
 import structlog
 
 from ..cmdline import (UsageFailure, add_player, add_record, add_workers, checked_player, count, listening,
-                       nonnegative, output_file, players_text, port, positive, record_directory, shower, whole)
+                       nonnegative, output_file, players_text, port, positive, record_directory, search_workers,
+                       shower, whole)
 from ..loop import run as _run
 from ..players import PlayerError
 from . import mapgen
@@ -90,7 +91,7 @@ def play(args: argparse.Namespace) -> int:
         raise UsageFailure(str(exc)) from None
 
     async def main() -> int:
-        async with runner.SearchRunner(args.workers, games=["twilight"]) as pool:
+        async with runner.SearchRunner(search_workers(args.workers, "twilight", [name]), games=["twilight"]) as pool:
             try:
                 games = await session.play(bot, pool, on_state=shower(render) if args.show else None)
             except ProtocolError as exc:
@@ -166,7 +167,8 @@ def add_arena(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--b", required=True, metavar="PLAYER", help="the other side, as --a")
     p.add_argument("--maps", nargs="+", default=None, help="maps (default: every shipped map)")
     p.add_argument("--games", type=count, default=10, help="games per map, species alternating (10)")
-    p.add_argument("--move-time", type=positive, default=0.5, help="seconds per move (0.5)")
+    p.add_argument("--move-time", type=positive, default=0.5,
+                   help="seconds per move (0.5; give a human time to type, e.g. 60)")
     p.add_argument("--overhead", type=nonnegative, default=0.15, help="seconds kept back per move (0.15)")
     p.add_argument("--max-plies", type=count, default=200, help="plies per game (200)")
     p.add_argument("--parallel", type=count, default=1, help="maps played at once (1)")
@@ -219,7 +221,8 @@ def arena(args: argparse.Namespace) -> int:
                   f" ({record['reason']}, {record['plies']} plies)", flush=True)
 
     async def main() -> list[dict]:
-        async with SearchRunner(args.workers, games=["twilight"]) as runner:
+        async with SearchRunner(search_workers(args.workers, "twilight", [a.player, b.player]),
+                                games=["twilight"]) as runner:
             return await run_arena(a, b, maps, args.games, args.move_time, args.overhead, runner,
                                    parallel=args.parallel, max_plies=args.max_plies, seed=args.seed,
                                    on_game=note, on_state=shower(render) if args.show else None, record=folder)

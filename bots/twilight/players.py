@@ -1,4 +1,5 @@
-"""The Twilight players, by name: random, greedy, alphabeta (seed 000), expecti (seed 003), planner."""
+"""The Twilight players, by name: random, greedy, alphabeta (seed 000), expecti (seed 003), planner,
+and human (the person at this terminal, bots.twilight.human)."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from search.budget import Budget, SearchResult
 
 from .alphabeta import AlphaBeta
 from .expecti import Expecti
+from .human import Human
 from .planner import Planner
 from .rules import State, distance, is_legal
 from .tactics import Order, away, beats, fits, toward
@@ -85,6 +87,7 @@ class RandomPlayer:
 
 
 PLAYERS = {
+    "human": Human,
     "random": RandomPlayer,
     "greedy": Greedy,
     "alphabeta": AlphaBeta,

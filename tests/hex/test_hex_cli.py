@@ -81,7 +81,7 @@ def test_arena_against_our_htp_engine_in_another_process_with_the_swap_rule(tmp_
      "needs a square board"),
     (["arena", "hex", "--a", "nosuch", "--b", "path"], "nosuch"),
     (["arena", "hex", "--a", "random", "--b", "htp:/nonexistent/mohex"], "not found"),
-    (["arena", "hex", "--a", "human", "--b", "random"], "bots play hex --a human"),
+    (["htp", "hex", "--player", "human"], "an HTP engine reads its commands on stdin"),
     (["htp", "hex", "--player", "mcts:nosuch=1"], "nosuch"),
 ])
 def test_bad_input_is_one_line_and_exit_status_2(args, words):

@@ -1,4 +1,5 @@
-"""The terminal player (bots.hex.human): scripted streams, then a real pseudo-terminal."""
+"""The Hex terminal player (bots.hex.human on the shared bots.human dialogue): scripted streams,
+then a real pseudo-terminal."""
 
 from __future__ import annotations
 
@@ -16,14 +17,15 @@ from protocol.errors import UsageError
 from search.budget import Budget
 
 from bots.hex import board as B
-from bots.hex.human import Human, Quit
+from bots.hex.human import Human
+from bots.human import Quit
 
 REPO = Path(__file__).resolve().parents[2]
 
 
 def ask(state, script):
     out = io.StringIO()
-    move = Human(input_stream=io.StringIO(script), output_stream=out).choose(state, None, Budget(0.0)).move
+    move = Human().streams(io.StringIO(script), out).choose(state, None, Budget(0.0)).move
     return move, out.getvalue()
 
 
@@ -77,14 +79,14 @@ def test_ctrl_c_raises_quit():
             raise KeyboardInterrupt
 
     with pytest.raises(Quit, match="Ctrl-C"):
-        Human(input_stream=Interrupted(), output_stream=io.StringIO()).choose(B.empty(3), None, Budget(0.0))
+        Human().streams(Interrupted(), io.StringIO()).choose(B.empty(3), None, Budget(0.0))
 
 
 def test_no_move_on_a_finished_game():
     s = B.from_moves(2, ["a1", "b1", "a2"])
     assert s.is_terminal()
     with pytest.raises(UsageError):
-        Human(input_stream=io.StringIO("b2\n"), output_stream=io.StringIO()).choose(s, None, Budget(0.0))
+        Human().streams(io.StringIO("b2\n"), io.StringIO()).choose(s, None, Budget(0.0))
 
 
 def test_the_budget_does_not_hurry_a_person():
@@ -93,7 +95,7 @@ def test_the_budget_does_not_hurry_a_person():
             time.sleep(0.05)
             return "a1\n"
 
-    result = Human(input_stream=Slow(), output_stream=io.StringIO()).choose(B.empty(3), None, Budget(0.0))
+    result = Human().streams(Slow(), io.StringIO()).choose(B.empty(3), None, Budget(0.0))
     assert result.move == 0 and result.elapsed >= 0.05
 
 
@@ -102,12 +104,13 @@ def test_the_budget_does_not_hurry_a_person():
 CHILD = """
 import sys
 from bots.hex.board import from_moves
-from bots.hex.human import Human, Quit
+from bots.hex.human import Human
+from bots.human import Quit
 from search.budget import Budget
 state = from_moves(5, ["a1"])
 print("TTY:", sys.stdin.isatty() and sys.stdout.isatty(), flush=True)
 try:
-    move = Human().choose(state, None, Budget(0.0)).move
+    move = Human(colour=False).choose(state, None, Budget(0.0)).move
 except Quit as exc:
     print("QUIT:", exc, flush=True)
     sys.exit(3)
