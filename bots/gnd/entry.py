@@ -39,5 +39,6 @@ def entry(name: str, start: str, summary: str) -> Game:
         fallback=fallback,
         notation=notation,
         practice="bots.gnd.practice",
+        tournament="bots.gnd.tournament",
         summary=summary,
     )
