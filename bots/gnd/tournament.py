@@ -13,6 +13,7 @@ from .commands import CLOCK, LAYOUTS
 
 ENGINES = ""  # only our players
 SETUP = "board"  # what a setup is called in the report
+EXAMPLE = "bots tournament gopher --players alphabeta mcts random --sizes 4 6 --games 4 --report out/"
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:

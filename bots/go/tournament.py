@@ -12,6 +12,9 @@ from .commands import _check_size
 
 ENGINES = "gtp:COMMAND (an external GTP engine)"
 SETUP = "board"  # what a setup is called in the report
+EXAMPLE = ("bots tournament go --players mcts 'gtp:gnugo --mode gtp --level 0 --chinese-rules --capture-all-dead' "
+           "'gtp:gnugo --mode gtp --level 10 --chinese-rules --capture-all-dead' --gauntlet mcts --games 10 "
+           "--move-time 2 --report out/")
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:

@@ -12,6 +12,7 @@ from ..cmdline import UsageFailure, positive
 
 ENGINES = "htp:COMMAND (an external HTP engine)"
 SETUP = "board"  # what a setup is called in the report
+EXAMPLE = "bots tournament hex --players mcts resistance path --sizes 7 9 --games 4 --move-time 1 --report out/"
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:

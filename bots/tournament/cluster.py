@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from typing import Callable, Iterable
 
 from ..cmdline import UsageFailure
@@ -38,11 +39,14 @@ def connect(address: str):
 
 
 def _task(game: str, job: Job, settings: dict, seed: int, workers: int) -> dict:
-    """The Ray task: one game, on a fresh event loop and pool in the Ray worker."""
+    """The Ray task: one game, on a fresh event loop and pool in the Ray worker; the entry says
+    how long the pool took to start ("startup"), the runner's overhead on a cluster."""
 
     async def main() -> dict:
+        started = time.monotonic()
         async with SearchRunner(workers, games=[game]) as runner:
-            return await play_game(game, job, settings, seed, runner)
+            ready = time.monotonic() - started
+            return {**await play_game(game, job, settings, seed, runner), "startup": round(ready, 4)}
 
     return asyncio.run(main())
 

@@ -3,8 +3,9 @@ entry names a `tournament` module (bots.cli adds one parser per such game).
 
 The game's module adds its own options (maps or sizes, the clock) and gives `settings(args)`
 (a JSON-ready dict, the same for every game of the tournament), `setups(args)`,
-`check(game, text)` for a participant, `SETUP` (the word for a setup in the report) and
-`play_one` (bots.tournament.play).  This module does the rest: participants, schedule,
+`check(game, text)` for a participant, `SETUP` (the word for a setup in the report),
+`ENGINES` (how an external engine is named, or ""), `EXAMPLE` (a command line for --help)
+and `play_one` (bots.tournament.play).  This module does the rest: participants, schedule,
 ledger, the games (here or on a Ray cluster), the ratings, the report.
 """
 
@@ -17,23 +18,13 @@ from typing import Any
 
 from ..cmdline import UsageFailure, count, players_text, whole
 
-EXAMPLES = {
-    "twilight": "bots tournament twilight --players random greedy expecti --maps testmap2 map8 --games 4 "
-                "--move-time 0.5 --report out/ --record out/games",
-    "go": "bots tournament go --players mcts 'gtp:gnugo --mode gtp --level 0 --chinese-rules --capture-all-dead' "
-          "--gauntlet mcts --games 10 --move-time 2 --report out/",
-}
-
-
 def add_parser(sub: argparse._SubParsersAction, game: Any) -> None:
     """`bots tournament <game>` with the shared options and the game's own."""
     hooks = game.module("tournament")
     engines = f", or {hooks.ENGINES}" if hooks.ENGINES else ""
     text = f"a {game.name} round robin or gauntlet of many participants, with ratings and a report"
-    example = EXAMPLES.get(game.name, f"bots tournament {game.name} --players random alphabeta mcts --games 4 "
-                                      "--report out/")
     p = sub.add_parser(game.name, help=text, description=text, formatter_class=argparse.RawDescriptionHelpFormatter,
-                       epilog=f"example:\n  {example}\n\nAn interrupted tournament resumes when the same command "
+                       epilog=f"example:\n  {hooks.EXAMPLE}\n\nAn interrupted tournament resumes when the same command "
                               "is run again with the same --record (or --report) directory: only the missing "
                               "games are played.")
     p.add_argument("--players", nargs="+", required=True, metavar="PLAYER",
@@ -143,7 +134,7 @@ def run(args: argparse.Namespace) -> int:
     display = Display(title, len(jobs), len(jobs) - len(todo), lambda: fit(names, results(scheduled()), anchor))
 
     def ready() -> None:
-        overhead.startup = time.monotonic() - started
+        overhead.startup += time.monotonic() - started
         display.start()
 
     def note(entry: dict) -> None:

@@ -32,7 +32,7 @@ class Overhead:
     games: int = 0
     playing: float = 0.0  # the moves' own time, summed
     in_games: float = 0.0  # the games' wall time beyond their moves: servers, sockets, engines, records
-    startup: float = 0.0  # the search workers (or joining the Ray cluster)
+    startup: float = 0.0  # the search workers (here, or each Ray task's), joining the Ray cluster
     bookkeeping: float = 0.0  # the ledger and record files
     report: float = 0.0  # writing this report (known once it is written: printed, not on the page)
     wall: float = 0.0
@@ -44,6 +44,7 @@ class Overhead:
         moves = sum(moves_time(entry["record"])) if entry.get("record") else 0.0
         self.playing += moves
         self.in_games += max(0.0, entry["seconds"] - moves)
+        self.startup += entry.get("startup", 0.0)  # a Ray task's own pool
 
     def share(self) -> float:
         """The runner's overhead as a share of the playing time."""

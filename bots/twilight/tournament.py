@@ -13,6 +13,8 @@ from .commands import _bad_map, _spec, _time_to_think
 
 ENGINES = ""  # only our players: the official protocol has no engine side to start
 SETUP = "map"  # what a setup is called in the report
+EXAMPLE = ("bots tournament twilight --players random greedy expecti --maps testmap2 map8 --games 4 "
+           "--move-time 0.5 --report out/ --record out/games")
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
