@@ -52,7 +52,7 @@ class Overhead:
 
     def line(self) -> str:
         if not self.games:
-            return "no games played in this run"
+            return "runner overhead: none, no games played in this run"
         per_game = (self.in_games + self.bookkeeping) / self.games
         return (f"runner overhead: {per_game:.3f} s per game beyond its moves ({self.games} games, "
                 f"{self.playing:.1f} s of moves), start-up {self.startup:.1f} s, report {self.report:.1f} s: "
@@ -101,8 +101,13 @@ def _plt():
     return plt
 
 
-def _short(name: str, width: int = 28) -> str:
-    return name if len(name) <= width else name[:width - 1] + "…"
+def _short(name: str, width: int = 30) -> str:
+    """A name that fits a chart's label: an engine's command line keeps its start and its end
+    (where its options differ)."""
+    if len(name) <= width:
+        return name
+    head = (width - 1) // 2
+    return name[:head] + "…" + name[len(name) - (width - 1 - head):]
 
 
 def _save(fig: Any, directory: Path, name: str) -> str:
@@ -219,7 +224,7 @@ def chart_latency(names: list[str], entries: list[dict], limit: float | None, di
         ax.set_xlabel("seconds per move", fontsize=8)
     for ax in list(axes.flat)[len(names):]:
         ax.axis("off")
-    fig.suptitle("Move latency per participant (as the referee measured it)")
+    fig.suptitle("Move latency per participant (as our referee measured it)")
     fig.tight_layout()
     return _save(fig, directory, "latency.png")
 
