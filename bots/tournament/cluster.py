@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import socket
 import time
 from typing import Callable, Iterable
 
@@ -21,6 +22,7 @@ from ..runner import SearchRunner
 from .play import new_entry, play_game
 from .schedule import Job
 
+REACH = 10.0  # seconds to open a connection to the head before giving up
 INSTALL = "--cluster needs Ray, which is not installed: pip install 'bots[cluster]'"
 
 
@@ -31,6 +33,13 @@ def connect(address: str):
         import ray
     except ImportError:
         raise UsageFailure(INSTALL) from None
+    host, _, port = address.rpartition(":")
+    if host and port.isdigit():  # Ray itself would retry an unreachable head for minutes
+        try:
+            socket.create_connection((host, int(port)), timeout=REACH).close()
+        except OSError as exc:
+            raise UsageFailure(f"cannot join the Ray cluster at {address}: {exc.strerror or exc} "
+                               "(is `ray start --head` running there?)") from None
     try:
         ray.init(address=address, log_to_driver=False, logging_level=logging.WARNING)
     except (ConnectionError, RuntimeError, ValueError) as exc:
