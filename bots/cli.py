@@ -15,6 +15,7 @@
     bots fuzz [--inputs N]                      every wire codec against hostile inputs
     bots soak [--moves 1000]                    four bots of three games share the workers: a table
     bots daemon --config FILE                   every bot of a TOML file, concurrently
+    bots replay FILE [--to-png OUT.png]         step through a game saved with --record DIR
 
 Exit codes: 0 done, 1 a failure while running (e.g. server unreachable), 2 bad input
 (arguments, map, config).
@@ -62,6 +63,29 @@ def cmd_soak(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_replay(args: argparse.Namespace) -> int:
+    import os
+
+    from . import replay
+
+    if args.to_png and os.path.lexists(args.to_png):
+        raise UsageFailure(f"{args.to_png} already exists; name another --to-png file (nothing is overwritten)")
+    try:
+        game = replay.load(args.file)
+        move = replay.move_number(game, args.move)
+    except replay.ReplayError as exc:
+        raise UsageFailure(str(exc)) from None
+    if not args.to_png:
+        replay.browse(game, move if args.move is not None else 0)
+        return 0
+    try:
+        replay.to_png(game, move, args.to_png)
+    except OSError as exc:
+        raise UsageFailure(f"cannot write {args.to_png}: {exc.strerror or exc}") from None
+    print(f"{args.to_png}: {replay.caption(game, move).splitlines()[0]}")
+    return 0
+
+
 def cmd_fuzz(args: argparse.Namespace) -> int:
     from .fuzz import run
 
@@ -90,7 +114,7 @@ PER_GAME = {
     "htp": ("GAME", "an engine speaking HTP (Hex's dialect of GTP) on stdin/stdout"),
     "tournament": ("GAME", "a round robin or gauntlet of many participants, with ratings and a report"),
 }
-COMMANDS = (*PER_GAME, "daemon", "demo", "maps", "fuzz", "soak")
+COMMANDS = (*PER_GAME, "daemon", "demo", "maps", "fuzz", "soak", "replay")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -123,6 +147,17 @@ def build_parser() -> argparse.ArgumentParser:
     f.add_argument("--seed", type=whole, default=1, help="random seed, to replay a finding (1)")
     f.add_argument("--codecs", nargs="+", default=None, help="only codecs whose name contains one of these words")
     f.set_defaults(func=cmd_fuzz)
+
+    r = sub.add_parser("replay", help="step through a recorded game (--record DIR) in the terminal, or draw it",
+                       description="Rebuilds every position of a game record (JSON, or SGF for Go and Hex) with "
+                                   "our rules and steps through it: Enter or n next, p previous, a number jumps to "
+                                   "that move, q quits.  Commands are read line by line when stdin is not a terminal.")
+    r.add_argument("file", metavar="FILE", help="a record written with --record DIR (.json or .sgf)")
+    r.add_argument("--to-png", default=None, metavar="OUT.png", help="draw the final board (or --move N) as a PNG")
+    r.add_argument("--move", type=whole, default=None, metavar="N",
+                   help="the move to start at, or to draw with --to-png (0 = the start; default: the start, "
+                        "or the last move for --to-png)")
+    r.set_defaults(func=cmd_replay)
 
     k = sub.add_parser("soak", help="bots of several games share the workers, each on a local server of ours; "
                                     "a table of moves, fallbacks and latency per bot")

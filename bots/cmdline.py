@@ -16,7 +16,7 @@ from .players import PlayerError, make_player, parse_spec, player_table
 
 __all__ = ["UsageFailure", "output_file", "listening", "player_spec", "checked_player", "shower",
            "number", "port", "positive", "nonnegative", "count", "whole", "add_player", "add_workers",
-           "players_text"]
+           "players_text", "add_record", "record_directory"]
 
 
 class UsageFailure(Exception):
@@ -85,6 +85,28 @@ def add_player(p: argparse.ArgumentParser, game: str, default: str | None, flag:
 
 def add_workers(p: argparse.ArgumentParser) -> None:
     p.add_argument("--workers", type=count, default=None, help="search processes (default: all cores)")
+
+
+# -- game records ---------------------------------------------------------------------------------
+
+
+def add_record(p: argparse.ArgumentParser, what: str = "every game", kind: str = "JSON", *aliases: str) -> None:
+    """--record DIR (and its `aliases`, e.g. the older --sgf): where each game is saved."""
+    p.add_argument("--record", *aliases, dest="record", default=None, metavar="DIR",
+                   help=f"save {what} in DIR as {kind}, one file per game (see `bots replay FILE`)"
+                        + (f"; {', '.join(aliases)} is the same option" if aliases else ""))
+
+
+def record_directory(path: str | None) -> Any:
+    """The --record directory (a Path), created and checked before any game; None stays None."""
+    from . import records
+
+    if path is None:
+        return None
+    try:
+        return records.directory(path)
+    except records.RecordError as exc:
+        raise UsageFailure(str(exc)) from None
 
 
 # -- the board on the terminal ---------------------------------------------------------------------

@@ -22,7 +22,6 @@ from __future__ import annotations
 import asyncio
 import json
 import os
-import re
 import shlex
 import shutil
 import threading
@@ -36,6 +35,7 @@ import structlog
 from protocol.errors import IllegalMove, ProtocolError
 from search.budget import Budget
 
+from . import records as game_records
 from .decide import decide
 from .gtp_client import EngineError, GtpProcess
 from .matches import Side
@@ -338,27 +338,26 @@ async def play_game(rules: Rules, black: AnySide, white: AnySide, runner: Search
 
 # -- many games --------------------------------------------------------------------------------------
 
-def _slug(text: str) -> str:
-    return re.sub(r"[^A-Za-z0-9.=_-]+", "_", text).strip("_")[:40] or "x"
-
-
 def _short(side: AnySide) -> str:
     return os.path.basename(side.argv[0]) if isinstance(side, EngineSide) else describe(side)
 
 
+def move_thinks(record: dict) -> list[float]:
+    """Each move's think time, in the order of `moves` (Black first, colours alternating)."""
+    return [record["latencies"][SEATS[BLACK if i % 2 == 0 else WHITE]][i // 2] for i in range(len(record["moves"]))]
+
 
 def write_sgf(rules: Rules, record: dict, black: AnySide, white: AnySide, directory: Path, index: int) -> Path:
-    """One SGF file per game, named with the index, the colours and the players."""
-    name = (f"game{index:03d}_B-{_slug(black.label)}-{_slug(_short(black))}"
-            f"_W-{_slug(white.label)}-{_slug(_short(white))}.sgf")
+    """One SGF file per game (bots.records: named with the time, the game, the board, the
+    sides and the index; never over an existing file); each move's think time is its comment."""
+    name = game_records.file_name(rules.game, rules.fields()["map"], f"{black.label}={_short(black)}",
+                             f"{white.label}={_short(white)}", index, "sgf")
     notes = [f"end: {record['end']}"]
     notes += [f"violation by {v['species']}: {v['reason']}" for v in record["violations"]]
     notes += [f"late moves by {seat}: {n}" for seat, n in record["timeouts"].items() if n]
     text = rules.sgf(record, f"{black.label} ({describe(black)})", f"{white.label} ({describe(white)})",
                      "\n".join(notes))
-    path = directory / name
-    path.write_text(text, encoding="utf-8")
-    return path
+    return game_records.write(directory, name, text)
 
 
 async def run_arena(rules: Rules, a: AnySide, b: AnySide, games: int, runner: SearchRunner, per_move: float = 2.0,
@@ -371,9 +370,7 @@ async def run_arena(rules: Rules, a: AnySide, b: AnySide, games: int, runner: Se
     if a.label == b.label:
         raise ValueError(f"the two sides need different labels, both are {a.label!r}")
     log = log if log is not None else structlog.get_logger("bots.arena")
-    directory = Path(sgf_dir) if sgf_dir is not None else None
-    if directory is not None:
-        directory.mkdir(parents=True, exist_ok=True)
+    directory = game_records.directory(sgf_dir) if sgf_dir is not None else None
     records: list[dict] = []
     external = [s for s in (a, b) if isinstance(s, EngineSide)]
     try:
@@ -461,18 +458,6 @@ async def play_sides(rules: Rules, black: str, white: str, runner: SearchRunner,
 
 # -- the `bots arena GAME` command of a game with engine sides ---------------------------------------
 
-def sgf_directory(path: str | None) -> str | None:
-    """`path`, created if missing (None stays None); UsageFailure naming it if it cannot be."""
-    from .cmdline import UsageFailure
-
-    if path:
-        try:
-            os.makedirs(path, exist_ok=True)
-        except OSError as exc:
-            raise UsageFailure(f"cannot create the SGF directory {path}: {exc.strerror or exc}") from None
-    return path
-
-
 def workers_for(workers: int | None, *sides: AnySide) -> int:
     """The search processes to start: `workers` if given, else two per side of ours (root
     parallel searches), at most the cores."""
@@ -485,11 +470,11 @@ def command(rules: Rules, a: AnySide, b: AnySide, games: int, per_move: float, g
     """Run the match, printing a line per game (clocks left with a game clock) and the report;
     `setup` names the board in the header (e.g. "9x9, komi 7.5").  Bad input (an SGF directory
     that cannot be made, an engine that cannot be run) is a UsageFailure."""
-    from .cmdline import UsageFailure, output_file
+    from .cmdline import UsageFailure, output_file, record_directory
     from .loop import run
     from .matches import report
 
-    sgf_directory(sgf_dir)
+    record_directory(sgf_dir)
     out = output_file(json_path)
     started = time.monotonic()
 

@@ -66,3 +66,16 @@ def password(table: dict, where: str) -> str:
     if var not in os.environ:
         raise SettingsError(f"{where}: password_env names {var!r}, which is not set in the environment")
     return os.environ[var]
+
+
+def record(table: dict, where: str) -> str | None:
+    """`record`: a directory for the bot's game records (bots.records), created and checked now."""
+    from .records import RecordError, directory
+
+    path = get(table, "record", str, where, None)
+    if path is not None:
+        try:
+            directory(path)
+        except RecordError as exc:
+            raise SettingsError(f"{where}: record: {exc}") from None
+    return path

@@ -39,6 +39,9 @@ class Game:
     summary: str = ""  # one line for `bots --help`
     tournament: str | None = None  # its hooks for `bots tournament` (bots.tournament.play): options,
     # setups, the check of a participant, play_one(...); None: the game has no tournament command
+    record: str | None = None  # its records (bots.replay): initial(record) -> State, apply(state, turn)
+    # -> State, move_text(turn) -> str, draw(state, matplotlib axes); and for a game recorded as
+    # SGF, SGF_GM (the GM value) and from_sgf(text) -> the record as a dict (bots.records' keys)
 
     def module(self, field: str) -> ModuleType:
         return importlib.import_module(getattr(self, field))

@@ -8,6 +8,9 @@
     format = "auto"      # auto, console or json
     level = "info"
 
+    record = "games"     # optional: every bot saves its games here (bots.records); a bot's own
+                         # `record = "DIR"` overrides it
+
     [[bot]]
     name = "towelie"
     game = "twilight"
@@ -65,10 +68,13 @@ class Settings:
     log_level: str = "info"
 
 
-def _bot(table: Any, where: str) -> BotSettings:
-    """One [[bot]] table: its game (from the registry) reads the rest."""
+def _bot(table: Any, where: str, record: str | None = None) -> BotSettings:
+    """One [[bot]] table: its game (from the registry) reads the rest; `record` is the
+    top-level record directory, the bot's default."""
     if not isinstance(table, dict):
         raise SettingsError(f"{where}: expected a table")
+    if record is not None and "record" not in table:
+        table = {**table, "record": record}
     name = get(table, "game", str, where)
     try:
         game = registry.get(name)
@@ -107,15 +113,16 @@ def load(path: str | Path) -> Settings:
         raise SettingsError(f"{path}: cannot read ({exc.strerror or exc})") from None
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
         raise SettingsError(f"{path}: not valid TOML ({exc})") from None
-    unknown = sorted(set(data) - {"runner", "log", "bot"})
+    unknown = sorted(set(data) - {"runner", "log", "bot", "record"})
     if unknown:
-        raise SettingsError(f"{path}: unknown section [{unknown[0]}] (known: runner, log, bot)")
+        raise SettingsError(f"{path}: unknown section [{unknown[0]}] (known: runner, log, bot, and the key record)")
+    record = get(data, "record", str, str(path), None)
     runner = _table(data, "runner", {"workers", "grace"}, path)
     logcfg = _table(data, "log", {"format", "level"}, path)
     bots = data.get("bot", [])
     if not isinstance(bots, list) or not bots:
         raise SettingsError(f"{path}: no [[bot]] entries")
-    parsed = tuple(_bot(b, f"{path}: bot[{i}]") for i, b in enumerate(bots))
+    parsed = tuple(_bot(b, f"{path}: bot[{i}]", record) for i, b in enumerate(bots))
     names = [b.bot.name for b in parsed]
     if len(set(names)) != len(names):
         raise SettingsError(f"{path}: bot names must be unique, got {names}")

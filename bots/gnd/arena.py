@@ -9,8 +9,10 @@ searches overlapping much, since only the side to move thinks.
 from __future__ import annotations
 
 import asyncio
+from pathlib import Path
 from typing import Callable
 
+from .. import records as records_
 from ..matches import Side
 from ..runner import SearchRunner
 from .server import GndServer, ServerConfig
@@ -27,8 +29,11 @@ def as_match_record(record: dict, label: str) -> dict:
 
 async def run_arena(a: Side, b: Side, game: str, size: int, games: int, clock: float, runner: SearchRunner,
                     parallel: int = 1, layout: str = "gnd", overhead: float = 0.1,
-                    on_game: Callable[[dict], None] | None = None, on_state: Callable | None = None) -> list[dict]:
-    """Play `games` games; the records in bots.matches form, players named "A" and "B"."""
+                    on_game: Callable[[dict], None] | None = None, on_state: Callable | None = None,
+                    record: str | Path | None = None) -> list[dict]:
+    """Play `games` games; the records in bots.matches form, players named "A" and "B".  With
+    `record` (a directory) each game is also saved there as JSON (bots.records) before
+    `on_game` sees it, its path in the record's `record_file`."""
     label = f"{game} {size}"
     records: list[dict] = []
     numbers = iter(range(games))
@@ -51,11 +56,12 @@ async def run_arena(a: Side, b: Side, game: str, size: int, games: int, clock: f
                 queued.cancel()
                 blue = asyncio.ensure_future(play(bots[second], runner))
                 await asyncio.gather(red, blue)
-                record = as_match_record(server.records[-1], label)
-                record["game_number"] = n
-                records.append(record)
+                game_record = as_match_record(server.records[-1], label)
+                game_record["game_number"] = n
+                records_.keep(record, game_record, n)
+                records.append(game_record)
                 if on_game:
-                    on_game(record)
+                    on_game(game_record)
         finally:
             await server.close()
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import itertools
 import json
 import os
 import sys
@@ -18,8 +19,10 @@ import structlog
 
 from protocol.gnd import ProtocolError, decode_action, game_number
 
-from ..cmdline import (UsageFailure, add_player, add_workers, checked_player, count, listening, nonnegative,
-                       output_file, player_spec, players_text, port, positive, shower, whole)
+from .. import records
+from ..cmdline import (UsageFailure, add_player, add_record, add_workers, checked_player, count, listening,
+                       nonnegative, output_file, player_spec, players_text, port, positive, record_directory, shower,
+                       whole)
 from ..loop import run as _run
 from ..matches import Side, report
 from ..players import PlayerError
@@ -53,6 +56,7 @@ def add_play(sub: argparse._SubParsersAction, game: str) -> None:
     p.add_argument("--overhead", type=nonnegative, default=0.1, help="seconds kept back per move (0.1)")
     add_workers(p)
     p.add_argument("--show", action="store_true", help="draw the board before each of our moves")
+    add_record(p, "every game as we saw it (our actions, timed by us from the server's answer to our request)")
     p.set_defaults(func=play)
 
 
@@ -70,6 +74,7 @@ def add_serve(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--penalty", type=nonnegative, default=0.0, help="seconds lost per illegal action (0)")
     p.add_argument("--seed", type=whole, default=None, help="seed of the random player")
     p.add_argument("--show", action="store_true", help="draw the board after every ply")
+    add_record(p, "every game (every action with the time the server measured)")
     p.set_defaults(func=serve)
 
 
@@ -88,6 +93,7 @@ def add_arena(sub: argparse._SubParsersAction, game: str) -> None:
     p.add_argument("--json", default=None, help="write every game's record to this file (JSON lines)")
     p.add_argument("--verbose", "-v", action="store_true", help="the final board and a line per game")
     p.add_argument("--show", action="store_true", help="draw the board after every ply")
+    add_record(p, "every game (every action with the time the server measured)")
     p.set_defaults(func=arena)
 
 
@@ -114,8 +120,8 @@ def play(args: argparse.Namespace) -> int:
     name, params = checked_player(args.game, args.player, args.param) if args.player else (None, ())
     try:
         bot = GndBot(game=args.game, server=args.server, group=args.group, members=args.name, password=password,
-                     player=name, params=params, games=args.games,
-                     overhead=args.overhead)
+                     player=name, params=params, games=args.games, overhead=args.overhead,
+                     record=args.record and str(record_directory(args.record)))
     except (ValueError, PlayerError) as exc:
         raise UsageFailure(str(exc)) from None
 
@@ -145,9 +151,15 @@ def serve(args: argparse.Namespace) -> int:
                               rcolor=args.rcolor, layout=args.layout, seed=args.seed, penalty=args.penalty)
     except ValueError as exc:
         raise UsageFailure(str(exc)) from None
+    folder = record_directory(args.record)
+    numbers = itertools.count()
+
+    def record(game: dict) -> None:
+        records.keep(folder, game, next(numbers))
+        print(json.dumps({k: v for k, v in game.items() if k not in records.REPLAY_KEYS}), flush=True)
 
     async def main() -> int:
-        server = GndServer(config, on_game=lambda r: print(json.dumps(r), flush=True),
+        server = GndServer(config, on_game=record,
                            on_ply=shower(render) if args.show else None)
         bound = await listening(server.start(args.host, args.port), args.host, args.port)
         structlog.get_logger("bots").info("gnd server listening", url=f"http://{args.host}:{bound}/", game=game,
@@ -180,6 +192,7 @@ def arena(args: argparse.Namespace) -> int:
         raise UsageFailure(str(exc)) from None
     if args.json:
         output_file(args.json, "a").close()  # unwritable: say so now, not after the first game
+    folder = record_directory(args.record)
     label = f"{args.game} {args.size}"
 
     def note(record: dict) -> None:
@@ -197,7 +210,7 @@ def arena(args: argparse.Namespace) -> int:
         async with SearchRunner(args.workers, games=[args.game]) as runner:
             return await run_arena(a, b, args.game, args.size, args.games, clock, runner,
                                    parallel=args.parallel, layout=args.layout, overhead=args.overhead,
-                                   on_game=note, on_state=shower(render) if args.show else None)
+                                   on_game=note, on_state=shower(render) if args.show else None, record=folder)
 
     records = _run(main())
     print(f"{label}: clock {clock:g} s per player and game")

@@ -40,5 +40,6 @@ def entry(name: str, start: str, summary: str) -> Game:
         notation=notation,
         practice="bots.gnd.practice",
         tournament="bots.gnd.tournament",
+        record="bots.gnd.record",
         summary=summary,
     )

@@ -47,8 +47,10 @@ from protocol.gnd import (
     encode_action, game_number, grid_pairs, turn_json,
 )
 
+from .. import records
 from ..dodo import rules as dodo_rules
 from ..gopher import rules as gopher_rules
+from .record import position
 
 log = structlog.get_logger("bots.gnd.server")
 
@@ -123,6 +125,7 @@ class _Match:
     illegal: dict[str, int] = field(default_factory=lambda: {"red": 0, "blue": 0})
     latencies: dict[str, list] = field(default_factory=lambda: {"red": [], "blue": []})
     moves: list[list[str]] = field(default_factory=list)
+    turns: list[dict] = field(default_factory=list)  # bots.records turns: each move with its think time
     changed: asyncio.Event = field(default_factory=asyncio.Event)
     timer: asyncio.TimerHandle | None = None
 
@@ -389,14 +392,20 @@ class GndServer:
             match.state.check(action)
         except (ProtocolError, gopher_rules.IllegalMove, dodo_rules.IllegalMove) as exc:
             self._illegal(match, player, action_strings, str(exc), now)
-        side = _COLOUR[player]
         match.state = match.state.play(action)
         match.plies += 1
-        match.moves.append(list(encode_action(self.game, action)))
-        match.latencies[side].append(round(now - match.turn_started, 4))
+        self._note(match, player, action, now - match.turn_started)
         match.remaining[player] = max(0.0, match.deadline - now)
         self._ply(match.state)
         self._hand_turn(match, now)
+
+    def _note(self, match: _Match, player: int, action: Any, think: float) -> None:
+        """A move played, into the game's record (the state is already the one after it)."""
+        side = _COLOUR[player]
+        move = list(encode_action(self.game, action))
+        match.moves.append(move)
+        match.latencies[side].append(round(think, 4))
+        match.turns.append(records.turn(len(match.turns) + 1, side, match.name(player), move, think))
 
     def _illegal(self, match: _Match, player: int, action: tuple[str, ...], why: str, now: float):
         side = _COLOUR[player]
@@ -430,8 +439,7 @@ class GndServer:
             action = self.rng.choice(state.legal_moves())  # the virtual player: instantly
             match.state = state.play(action)
             match.plies += 1
-            match.moves.append(list(encode_action(self.game, action)))
-            match.latencies[_COLOUR[mover]].append(0.0)
+            self._note(match, mover, action, 0.0)
             self._ply(match.state)
         self._schedule(match)
         match.notify()
@@ -473,7 +481,11 @@ class GndServer:
             "clock": {"red": round(match.remaining[RED], 4), "blue": round(match.remaining[BLUE], 4)},
             "latencies": {k: list(v) for k, v in match.latencies.items()},
             "moves": [list(m) for m in match.moves],
+            "players": {"red": match.name(RED), "blue": match.name(BLUE)},
         }
+        setup = {"name": str(self.config.size) + (f"-{self.config.layout}" if self.config.game == "dodo" else ""),
+                 "size": self.config.size, "layout": self.config.layout}
+        record = records.stamp(record, self.config.game, setup, position(self._initial), match.turns, records.SERVER)
         log.info("game over", match=match.token, winner=_COLOUR[winner], winner_name=record["winner_name"],
                  reason=reason, plies=match.plies, red=record["red"], blue=record["blue"])
         self.records.append(record)

@@ -25,7 +25,7 @@ import structlog
 from protocol import gnd
 from search.budget import Budget
 
-from .. import fields
+from .. import fields, records
 from ..backoff import Backoff
 from ..clock import Overhead, move_seconds
 from ..decide import decide
@@ -33,6 +33,7 @@ from ..players import make_player
 from ..runner import SearchRunner
 from ..session import Client, GarbageGuard, Refused
 from . import games
+from .record import SEATS, position
 
 CONNECT_TIMEOUT = 10.0
 
@@ -51,6 +52,7 @@ class GndBot:
     games: int = 1  # games to play; 0 plays forever
     overhead: float = 0.1  # seconds kept back per move for the network and JSON handling
     name: str = ""  # for the logs; defaults to members
+    record: str | None = None  # a directory: each game saved there as JSON (bots.records), our moves timed by us
 
     def __post_init__(self) -> None:
         if self.game not in gnd.GAME_NAMES:
@@ -76,7 +78,7 @@ class GndBot:
 
 
 KEYS = {"name", "game", "server", "group", "members", "password", "password_env", "player", "params",
-        "overhead", "games"}
+        "overhead", "games", "record"}
 
 
 def bot_from_table(table: dict, where: str) -> GndBot:
@@ -98,6 +100,7 @@ def bot_from_table(table: dict, where: str) -> GndBot:
         params=params,
         overhead=fields.seconds(table, "overhead", where, 0.1),
         games=fields.get(table, "games", int, where, 0, lambda v: v >= 0, "must be >= 0"),
+        record=fields.record(table, where),
     )
 
 
@@ -216,15 +219,18 @@ async def _game(bot: GndBot, client: _Http, runner: SearchRunner, turn: gnd.Turn
     moves = refused = 0
     overhead = Overhead(bot.overhead)
     before: tuple[float, float] | None = None  # (our clock, our thinking) at our last move
+    turns: list[dict] = []  # bots.records turns, when the bot records its games
+    first = None
     while not turn.finished:
         state = rules.State.from_cells(turn.size, turn.cells(), us)
+        first = state if first is None else first
         if on_state:
             on_state(state)
         legal = state.legal_moves()
         if not legal or set(legal) <= exclude:
             why = "no legal move" if not legal else "the server refused every legal action"
             glog.error("cannot move; leaving this game", reason=why, refused=sorted(map(str, exclude)))
-            return _summary(turn, us, moves, refused, abandoned=why)
+            return _summary(turn, us, moves, refused, abandoned=why, bot=bot, first=first, turns=turns)
         context = {"previous": previous, "exclude": frozenset(exclude)}
         if before is not None:  # what our last move cost on the server's clock besides thinking
             overhead.observe(before[0], turn.clocktime, before[1])
@@ -241,18 +247,36 @@ async def _game(bot: GndBot, client: _Http, runner: SearchRunner, turn: gnd.Turn
             glog.warning("server refused our action (310); deciding again without it", move=list(action))
             continue
         moves += 1
+        if bot.record:
+            turns.append(records.turn(len(turns) + 1, SEATS[us], bot.name, list(action), before[1],
+                                      position=position(state)))
         exclude.clear()
         previous = state.play(move)
         turn = reply
-    return _summary(turn, us, moves, refused)
+    return _summary(turn, us, moves, refused, bot=bot, first=first, turns=turns)
 
 
-def _summary(turn: gnd.Turn, us: int, moves: int, refused: int, abandoned: str | None = None) -> dict:
+def _save(bot: GndBot, summary: dict, us: int, first: Any, turns: list[dict]) -> None:
+    """The game as a client saw it, into bot.record (bots.records): each of our actions with the
+    position the server sent and the time from its answer to our request, as we measured it."""
+    players = {SEATS[us]: bot.name, SEATS[3 - us]: "opponent"}
+    winner = SEATS.get(summary["winner"])
+    record = {**summary, "players": players, "winner_name": players.get(winner),
+              "reason": summary.get("abandoned", "finished")}
+    setup = {"name": str(summary["size"]), "size": summary["size"], "server": bot.server}
+    records.keep(bot.record, records.stamp(record, summary["game"], setup, position(first), turns, records.CLIENT),
+                 len(turns))
+
+
+def _summary(turn: gnd.Turn, us: int, moves: int, refused: int, abandoned: str | None = None,
+             bot: GndBot | None = None, first: Any = None, turns: list[dict] = ()) -> dict:
     out = {"match": turn.match_token, "game": gnd.game_name(turn.game), "size": turn.size,
            "colour": "red" if us == gnd.RED else "blue", "winner": turn.winner,
            "won": turn.finished and turn.winner == us, "moves": moves, "refused": refused,
            "clock_left": round(turn.clocktime, 3)}
     if abandoned:
         out["abandoned"] = abandoned
+    if bot is not None and bot.record and first is not None:
+        _save(bot, out, us, first, list(turns))
     return out
 

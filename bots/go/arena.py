@@ -90,7 +90,8 @@ class GoRules:
         return {"map": f"{self.size}x{self.size}", "size": self.size, "komi": self.komi}
 
     def sgf(self, record: dict, black: str, white: str, comment: str) -> str:
-        return game_sgf(self.size, self.komi, black, white, record["moves"], record["result"], comment=comment)
+        return game_sgf(self.size, self.komi, black, white, record["moves"], record["result"], comment=comment,
+                        thinks=arena.move_thinks(record))
 
 
 def parse_side(text: str, label: str) -> AnySide:

@@ -96,6 +96,7 @@ class _Game:
     clocks: dict[int, float]  # seconds left; for the side to move, at the start of its turn
     turn_start: float  # when the side to move was (or would have been) sent genmove
     moves: list[tuple[str, float]] = field(default_factory=list)  # (as typed, mover's time left)
+    thinks: list[float] = field(default_factory=list)  # each move's time from genmove to the answer
     over: bool = False
 
     def left(self, colour: int, now: float, gift: float) -> float:
@@ -468,6 +469,7 @@ class CgosServer:
         game.state = game.state.play(point)
         game.clocks[colour] = left
         game.moves.append((word, left))
+        game.thinks.append(round(now - game.turn_start, 4))
         opponent = self._online.get(game.names[3 - colour])
         if opponent is not None:
             opponent.send(cgos.encode(cgos.Play(_LETTERS[colour], word, left)))
@@ -510,7 +512,8 @@ class CgosServer:
         record = {"gid": game.gid, "date": date, "size": self.size, "komi": self.komi,
                   "players": {"black": game.names[BLACK], "white": game.names[WHITE]},
                   "result": result, "comment": comment, "winner": winner,
-                  "moves": [m for m, _ in game.moves], "times": [round(t, 3) for _, t in game.moves]}
+                  "moves": [m for m, _ in game.moves], "times": [round(t, 3) for _, t in game.moves],
+                  "thinks": list(game.thinks)}
         self.records.append(record)
         self.log.info("game over", gid=game.gid, result=result, comment=comment, moves=len(game.moves),
                       black=game.names[BLACK], white=game.names[WHITE])

@@ -30,7 +30,7 @@ import structlog
 from protocol import cgos
 from search.budget import Budget
 
-from .. import __version__, fields
+from .. import __version__, fields, records
 from ..clock import Overhead
 from ..players import make_player
 from ..runner import SearchRunner
@@ -38,6 +38,7 @@ from ..session import Client, GarbageGuard, Refused, SessionClosed
 from ..decide import decide
 from . import clock, fallback
 from .board import BLACK, PASS, WHITE, IllegalMove, State, empty, point_name
+from .sgf import game_sgf
 
 DEFAULT_PORT = 6809  # yss-aya.com, 9x9 (spec section 1)
 CONNECT_TIMEOUT = 30.0  # seconds; a TimeoutError is an OSError, which the daemon retries
@@ -67,6 +68,7 @@ class CgosBot:
     params: tuple = ()  # sorted (key, value) pairs
     overhead: float = 0.2  # seconds per move besides thinking, at the first move; then learned from the clock
     games: int = 0  # games to finish on this connection before `quit`; 0 plays forever
+    record: str | None = None  # a directory: each game saved there as SGF (bots.records), our moves timed by us
 
     def __post_init__(self) -> None:
         _check_account(self.name, "name", 3, 18, secret=False)
@@ -86,7 +88,8 @@ class CgosBot:
         return f"{self.host}:{self.port}"
 
 
-KEYS = {"name", "game", "host", "port", "password", "password_env", "player", "params", "overhead", "games"}
+KEYS = {"name", "game", "host", "port", "password", "password_env", "player", "params", "overhead", "games",
+        "record"}
 
 
 def bot_from_table(table: dict, where: str) -> CgosBot:
@@ -101,6 +104,7 @@ def bot_from_table(table: dict, where: str) -> CgosBot:
         params=fields.params(table, where),
         overhead=fields.seconds(table, "overhead", where, 0.2),
         games=fields.get(table, "games", int, where, 0, lambda v: v >= 0, "must be >= 0"),
+        record=fields.record(table, where),
     )
 
 
@@ -117,6 +121,8 @@ class _Game:
     log: Any
     overhead: Overhead = field(default_factory=Overhead)  # learned from the server's clock
     before: tuple[float, float] | None = None  # (our clock, our thinking) at our last move
+    played: list[str] = field(default_factory=list)  # every move's name, for the record
+    thinks: list[float | None] = field(default_factory=list)  # our moves' think times (None: theirs)
 
     @property
     def opponent(self) -> str | None:
@@ -268,7 +274,8 @@ class _Session(Client):
             glog.error("setup names neither player as us", white=event.white.name, black=event.black.name)
         for text, _ in event.moves:
             state = apply_move(state, state.to_move, text, glog)
-        self.game = _Game(event.game_id, colour, event.white.name, event.black.name, state, len(event.moves), glog)
+        self.game = _Game(event.game_id, colour, event.white.name, event.black.name, state, len(event.moves), glog,
+                          played=[text for text, _ in event.moves], thinks=[None] * len(event.moves))
         glog.info("game started", opponent=self.game.opponent, size=event.size, komi=event.komi,
                   main_time=event.time, resumed_moves=len(event.moves), to_move=_LETTERS[state.to_move])
 
@@ -301,6 +308,8 @@ class _Session(Client):
         game.before = (event.time_left, time.monotonic() - arrived)
         game.state = state.play(move)  # the server never echoes our own move
         game.moves += 1
+        game.played.append(point_name(move, state.size))
+        game.thinks.append(game.before[1])
 
     def _play(self, event: cgos.Play) -> None:
         game = self.game
@@ -314,6 +323,8 @@ class _Session(Client):
             return
         game.state = apply_move(game.state, colour, event.move, game.log)
         game.moves += 1
+        game.played.append(event.move)
+        game.thinks.append(None)
 
     def _gameover(self, event: cgos.Gameover) -> bool:
         """Record the result; True when every game asked is done (quit instead of ready)."""
@@ -342,6 +353,22 @@ class _Session(Client):
                    "result": result, "winner": winner, "moves": game.moves}
         self.summaries.append(summary)
         game.log.info("game over", comment=self._mask(comment), won=winner == self.bot.name, **summary)
+        if self.bot.record:
+            self._save(game, result)
+
+    def _save(self, game: _Game, result: str | None) -> None:
+        """The game as SGF into bot.record: every move, and the think time of ours as we
+        measured it (from genmove to our answer); the root comment says so."""
+        size = game.state.size
+        try:
+            text = game_sgf(size, game.state.komi, game.black, game.white, game.played, result or "?",
+                            comment=f"CGOS game {game.gid} on {self.bot.address}; think times: ours only, "
+                                    "measured by the client", thinks=game.thinks)
+        except ValueError as exc:  # a move the server sent that is no point of ours
+            game.log.error("cannot write the game record", error=str(exc))
+            return
+        records.keep_text(self.bot.record, records.file_name("go", f"{size}x{size}", game.black, game.white,
+                                                             game.gid, "sgf"), text)
 
 
 async def play(bot: CgosBot, runner: SearchRunner, log: Any = None) -> list[dict]:

@@ -15,8 +15,8 @@ import os
 
 import structlog
 
-from ..cmdline import (UsageFailure, add_player, add_workers, checked_player, count, listening, nonnegative,
-                       number, players_text, port, positive, whole)
+from ..cmdline import (UsageFailure, add_player, add_record, add_workers, checked_player, count, listening,
+                       nonnegative, number, players_text, port, positive, record_directory, whole)
 from ..loop import run as _run
 from ..players import PlayerError
 from ..runner import SearchRunner
@@ -49,6 +49,7 @@ def add_play(sub: argparse._SubParsersAction) -> None:
     add_player(p, "go", GAME.default_player)
     p.add_argument("--overhead", type=nonnegative, default=0.2, help="seconds kept back per move (0.2)")
     add_workers(p)
+    add_record(p, "every game (all moves; our think times as we measured them)", "SGF")
     p.set_defaults(func=play)
 
 
@@ -60,6 +61,7 @@ def add_serve(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--komi", type=number, default=7.0, help="komi (7.0, as CGOS 9x9)")
     p.add_argument("--time", type=positive, default=300.0, help="seconds per side (300)")
     p.add_argument("--random", action="store_true", help="play random moves against a lone client")
+    add_record(p, "every game (moves with each one's time as the server measured it, the result)", "SGF")
     p.set_defaults(func=serve)
 
 
@@ -74,7 +76,7 @@ def add_arena(sub: argparse._SubParsersAction) -> None:
                    help="a clock per side for the whole game (sudden death) instead of --move-time")
     p.add_argument("--size", type=count, default=9, help="the board (9)")
     p.add_argument("--komi", type=number, default=7.5, help="komi (7.5)")
-    p.add_argument("--sgf", default=None, metavar="DIR", help="write one SGF file per game here")
+    add_record(p, "every game (moves, each move's think time as a comment, the result)", "SGF", "--sgf")
     add_workers(p)
     p.add_argument("--json", default=None, help="write every game's record to this file (JSON lines)")
     p.set_defaults(func=arena)
@@ -113,7 +115,8 @@ def play(args: argparse.Namespace) -> int:
     name, params = checked_player("go", args.player, args.param)
     try:
         bot = CgosBot(name=args.name, host=host, port=port, password=password, player=name, params=params,
-                      overhead=args.overhead, games=args.games)
+                      overhead=args.overhead, games=args.games,
+                      record=args.record and str(record_directory(args.record)))
     except (ValueError, PlayerError) as exc:
         raise UsageFailure(str(exc)) from None
 
@@ -137,12 +140,23 @@ def _check_size(size: int) -> int:
 
 
 def serve(args: argparse.Namespace) -> int:
+    from .. import records
     from .cgos_server import CgosServer
-
-    def record(game: dict) -> None:
-        print(json.dumps(game), flush=True)
+    from .sgf import game_sgf
 
     _check_size(args.size)
+    folder = record_directory(args.record)
+
+    def record(game: dict) -> None:
+        if folder is not None:
+            black, white = game["players"]["black"], game["players"]["white"]
+            text = game_sgf(game["size"], game["komi"], black, white, game["moves"], game["result"],
+                            comment=game["comment"] or None, thinks=game["thinks"])
+            path = records.keep_text(folder, records.file_name("go", f"{game['size']}x{game['size']}", black, white,
+                                                               game["gid"], "sgf"), text)
+            game = {**game, "record_file": str(path)} if path else game
+        print(json.dumps(game), flush=True)
+
 
     async def main() -> int:
         server = CgosServer(host=args.host, port=args.port, size=args.size,
@@ -175,7 +189,7 @@ def arena(args: argparse.Namespace) -> int:
         raise UsageFailure(str(exc)) from None
     size = _check_size(args.size)
     return engine_arena.command(GoRules(size, args.komi), a, b, args.games, args.move_time, args.game_time,
-                                args.workers, args.sgf, args.json, f"{size}x{size}, komi {args.komi}")
+                                args.workers, args.record, args.json, f"{size}x{size}, komi {args.komi}")
 
 
 def bench(args: argparse.Namespace) -> int:

@@ -14,19 +14,12 @@ refused.
 from __future__ import annotations
 
 import datetime as _dt
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
+from ..sgf import nodes as _nodes, one as _one, text as _text, think_comment, think_of
 from .board import MAX_SIZE, MIN_SIZE, PASS, parse_point, point_name
 
 MOVES_PER_LINE = 12
-
-
-def _text(value: object, simple: bool = True) -> str:
-    """SGF (Simple)Text value: `\\` and `]` escaped; line breaks become spaces in SimpleText."""
-    s = str(value).replace("\\", "\\\\").replace("]", "\\]")
-    if simple:
-        s = " ".join(s.splitlines())
-    return s
 
 
 def _point(move: int | str, size: int) -> int:
@@ -48,9 +41,11 @@ def sgf_point(move: int | str, size: int) -> str:
 
 
 def game_sgf(size: int, komi: float, black: str, white: str, moves: Iterable[int | str], result: str,
-             date: str | _dt.date | None = None, comment: str | None = None) -> str:
+             date: str | _dt.date | None = None, comment: str | None = None,
+             thinks: Sequence[float | None] = ()) -> str:
     """The SGF text of one game: Black moves first and colours alternate.  `moves` are points
-    or names ("E5", "PASS"); `date` defaults to today (ISO, as DT wants)."""
+    or names ("E5", "PASS"); `date` defaults to today (ISO, as DT wants); `thinks`: each
+    move's think time in seconds, written as the move's comment (bots.sgf.think_comment)."""
     if not isinstance(size, int) or not MIN_SIZE <= size <= MAX_SIZE:
         raise ValueError(f"board size {size!r} is outside {MIN_SIZE}..{MAX_SIZE}")
     if date is None:
@@ -61,81 +56,10 @@ def game_sgf(size: int, komi: float, black: str, white: str, moves: Iterable[int
             f"RE[{_text(result)}]DT[{_text(date)}]AP[bots]")
     if comment:
         head += f"C[{_text(comment, simple=False)}]"
-    nodes = [f";{'BW'[i % 2]}[{sgf_point(m, size)}]" for i, m in enumerate(moves)]
+    nodes = [f";{'BW'[i % 2]}[{sgf_point(m, size)}]{think_comment(thinks[i] if i < len(thinks) else None)}"
+             for i, m in enumerate(moves)]
     lines = [head] + ["".join(nodes[i:i + MOVES_PER_LINE]) for i in range(0, len(nodes), MOVES_PER_LINE)]
     return "\n".join(lines) + ")\n"
-
-
-# -- reading ------------------------------------------------------------------------------------
-
-def _tokens(text: str):
-    """(kind, value, offset): kind is "(", ")", ";", "ident" or "value" (unescaped)."""
-    i, n = 0, len(text)
-    while i < n:
-        ch = text[i]
-        if ch.isspace():
-            i += 1
-        elif ch in "();":
-            yield ch, ch, i
-            i += 1
-        elif ch == "[":
-            start, i, out = i, i + 1, []
-            while i < n and text[i] != "]":
-                if text[i] == "\\" and i + 1 < n:
-                    i += 1
-                out.append(text[i])
-                i += 1
-            if i >= n:
-                raise ValueError(f"SGF value opened at offset {start} is never closed")
-            yield "value", "".join(out), start
-            i += 1
-        elif ch.isalpha() and ch.isupper():
-            start = i
-            while i < n and text[i].isalpha() and text[i].isupper():
-                i += 1
-            yield "ident", text[start:i], start
-        else:
-            raise ValueError(f"unexpected {ch!r} at offset {i} of the SGF text")
-
-
-def _nodes(text: str) -> list[dict[str, list[str]]]:
-    """The nodes of the single game tree, each {property: [values]}."""
-    tokens = list(_tokens(text))
-    if not tokens or tokens[0][0] != "(":
-        raise ValueError("SGF text must start with '('")
-    if tokens[-1][0] != ")":
-        raise ValueError("SGF text must end with ')'")
-    nodes: list[dict[str, list[str]]] = []
-    ident = None
-    for kind, value, at in tokens[1:-1]:
-        if kind in "()":
-            raise ValueError(f"variations are not supported (offset {at})")
-        if kind == ";":
-            nodes.append({})
-            ident = None
-        elif kind == "ident":
-            if not nodes:
-                raise ValueError(f"property {value} before the first node (offset {at})")
-            ident = value
-            if ident in nodes[-1]:
-                raise ValueError(f"property {ident} repeated in one node (offset {at})")
-            nodes[-1][ident] = []
-        else:
-            if ident is None:
-                raise ValueError(f"value without a property at offset {at}")
-            nodes[-1][ident].append(value)
-    if not nodes:
-        raise ValueError("SGF game tree has no node")
-    return nodes
-
-
-def _one(props: dict[str, list[str]], key: str) -> str | None:
-    values = props.get(key)
-    if values is None:
-        return None
-    if len(values) != 1:
-        raise ValueError(f"property {key} should have one value, has {len(values)}")
-    return values[0]
 
 
 def _move(value: str, size: int) -> int:
@@ -148,8 +72,9 @@ def _move(value: str, size: int) -> int:
     return (size - 1 - row_from_top) * size + col
 
 
-def parse_moves(sgf_text: str) -> tuple[int, float, list[str]]:
-    """(size, komi, moves) of a game written by `game_sgf`; moves as names ("E5", "PASS").
+def read_game(sgf_text: str) -> dict:
+    """What a file `game_sgf` wrote says: size, komi, players, result and the moves as names
+    ("E5", "PASS") with their think times (None where the file has none).
 
     SZ defaults to 19 and KM to 0 (the SGF defaults).  ValueError for anything else than one
     game tree of B/W moves alternating from Black."""
@@ -163,6 +88,7 @@ def parse_moves(sgf_text: str) -> tuple[int, float, list[str]]:
     if not MIN_SIZE <= size <= MAX_SIZE:
         raise ValueError(f"SGF board size {size} is outside {MIN_SIZE}..{MAX_SIZE}")
     moves: list[str] = []
+    thinks: list[float | None] = []
     for number, node in enumerate(nodes[1:], 1):
         played = [k for k in ("B", "W") if k in node]
         if len(played) != 1:
@@ -171,4 +97,12 @@ def parse_moves(sgf_text: str) -> tuple[int, float, list[str]]:
         if colour != "BW"[len(moves) % 2]:
             raise ValueError(f"SGF node {number}: {colour} to play out of turn")
         moves.append(point_name(_move(_one(node, colour) or "", size), size))
-    return size, komi, moves
+        thinks.append(think_of(node))
+    return {"size": size, "komi": komi, "black": _one(root, "PB") or "", "white": _one(root, "PW") or "",
+            "result": _one(root, "RE") or "", "comment": _one(root, "C") or "", "moves": moves, "thinks": thinks}
+
+
+def parse_moves(sgf_text: str) -> tuple[int, float, list[str]]:
+    """(size, komi, moves) of a game written by `game_sgf` (read_game); moves as names."""
+    game = read_game(sgf_text)
+    return game["size"], game["komi"], game["moves"]

@@ -91,4 +91,4 @@ class HexRules:
 
     def sgf(self, record: dict, black: str, white: str, comment: str) -> str:
         return game_sgf(self.width, self.height, black, white, record["moves"], record["result"], self.swap,
-                        comment=comment)
+                        comment=comment, thinks=arena.move_thinks(record))

@@ -1,7 +1,7 @@
 """The `bots` subcommands for Hex (bots.cli builds the command line from the registry).
 
     bots play hex [--a human] [--b mcts] [--size 11] [--swap]    a game in the terminal
-    bots arena hex --a mcts --b "htp:mohex --use-logfile=0" [--games 10] [--sgf DIR]
+    bots arena hex --a mcts --b "htp:mohex --use-logfile=0" [--games 10] [--record DIR]
     bots htp hex [--player mcts]                                 an HTP engine on stdin/stdout
     bots bench hex                                               playouts and iterations per second
 """
@@ -11,10 +11,9 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from pathlib import Path
 
-from ..cmdline import (UsageFailure, add_player, add_workers, checked_player, count, players_text,
-                       positive)
+from ..cmdline import (UsageFailure, add_player, add_record, add_workers, checked_player, count, players_text,
+                       positive, record_directory)
 from ..loop import run as _run
 from ..runner import SearchRunner
 from .game import GAME
@@ -47,7 +46,7 @@ def add_play(sub: argparse._SubParsersAction) -> None:
                    help="White: " + _side_help(GAME.default_player))
     _board_options(p)
     p.add_argument("--move-time", type=positive, default=2.0, help="seconds per move of our players (2)")
-    p.add_argument("--sgf", default=None, metavar="DIR", help="write the game as SGF here")
+    add_record(p, "the game (moves, each move's think time as a comment, the result)", "SGF", "--sgf")
     add_workers(p)
     p.set_defaults(func=play)
 
@@ -62,7 +61,7 @@ def add_arena(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--game-time", type=positive, default=None, metavar="SECONDS",
                    help="a clock per side for the whole game (sudden death) instead of --move-time")
     _board_options(p)
-    p.add_argument("--sgf", default=None, metavar="DIR", help="write one SGF file per game here")
+    add_record(p, "every game (moves, each move's think time as a comment, the result)", "SGF", "--sgf")
     add_workers(p)
     p.add_argument("--json", default=None, help="write every game's record to this file (JSON lines)")
     p.set_defaults(func=arena)
@@ -117,7 +116,7 @@ def play(args: argparse.Namespace) -> int:
     if black.label == white.label:
         raise UsageFailure("the two sides must differ")
     sides = {1: black, 2: white}
-    directory = engine_arena.sgf_directory(args.sgf)
+    directory = record_directory(args.record)
     colour = sys.stdout.isatty()
 
     def shown(state, name) -> None:
@@ -136,7 +135,7 @@ def play(args: argparse.Namespace) -> int:
                     if isinstance(side, engine_arena.EngineSide):
                         await side.close()
         if directory:
-            record["sgf"] = str(engine_arena.write_sgf(rules, record, black, white, Path(directory), 0))
+            record["sgf"] = str(engine_arena.write_sgf(rules, record, black, white, directory, 0))
         return record
 
     print(f"Black (top to bottom) = {engine_arena.describe(black)}\nWhite (left to right) = "
@@ -165,7 +164,7 @@ def arena(args: argparse.Namespace) -> int:
     a, b = _side(args.a, "A"), _side(args.b, "B")
     if isinstance(a, engine_arena.HumanSide) or isinstance(b, engine_arena.HumanSide):
         raise UsageFailure("a person plays with `bots play hex --a human`, not in an arena")
-    return engine_arena.command(rules, a, b, args.games, args.move_time, args.game_time, args.workers, args.sgf,
+    return engine_arena.command(rules, a, b, args.games, args.move_time, args.game_time, args.workers, args.record,
                                 args.json, rules.fields()["map"])
 
 

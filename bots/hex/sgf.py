@@ -11,16 +11,12 @@ from __future__ import annotations
 
 import datetime as _dt
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
+from ..sgf import nodes, one, text as _text, think_comment, think_of
 from .board import SWAP, State, benzene, cell_name, empty, parse_cell
 
 MOVES_PER_LINE = 12
-
-
-def _text(value: object, simple: bool = True) -> str:
-    s = str(value).replace("\\", "\\\\").replace("]", "\\]")
-    return " ".join(s.splitlines()) if simple else s
 
 
 def dialect_moves(width: int, height: int, moves: Iterable[int | str], swap: bool = False) -> list[tuple[str, str]]:
@@ -36,8 +32,10 @@ def dialect_moves(width: int, height: int, moves: Iterable[int | str], swap: boo
 
 
 def game_sgf(width: int, height: int, black: str, white: str, moves: Iterable[int | str], result: str,
-             swap: bool = False, date: str | _dt.date | None = None, comment: str | None = None) -> str:
-    """The SGF text of one game from its canonical moves (cells, SWAP or names)."""
+             swap: bool = False, date: str | _dt.date | None = None, comment: str | None = None,
+             thinks: Sequence[float | None] = ()) -> str:
+    """The SGF text of one game from its canonical moves (cells, SWAP or names); `thinks`: each
+    move's think time in seconds, written as the move's comment (bots.sgf.think_comment)."""
     if date is None:
         date = _dt.date.today()
     if isinstance(date, _dt.date):
@@ -47,29 +45,50 @@ def game_sgf(width: int, height: int, black: str, white: str, moves: Iterable[in
             f"RE[{_text(result)}]DT[{_text(date)}]")
     if comment:
         head += f"C[{_text(comment, simple=False)}]"
-    nodes = [f";{colour}[{move}]" for colour, move in dialect_moves(width, height, moves, swap)]
-    lines = [head] + ["".join(nodes[i:i + MOVES_PER_LINE]) for i in range(0, len(nodes), MOVES_PER_LINE)]
+    played = [f";{colour}[{move}]{think_comment(thinks[i] if i < len(thinks) else None)}"
+              for i, (colour, move) in enumerate(dialect_moves(width, height, moves, swap))]
+    lines = [head] + ["".join(played[i:i + MOVES_PER_LINE]) for i in range(0, len(played), MOVES_PER_LINE)]
     return "\n".join(lines) + ")\n"
 
 
-_SIZE = re.compile(r"SZ\[(\d+)(?::(\d+))?\]")
-_MOVE = re.compile(r";\s*([BW])\[([^\]]*)\]")
+_SIZE = re.compile(r"^(\d+)(?::(\d+))?$")
+
+
+def read_game(sgf_text: str) -> dict:
+    """What a file `game_sgf` wrote says: the board, players, result, and the moves in
+    HexGui's dialect, each `(colour letter, move, think time or None)`; ValueError if it is
+    not one game tree of such moves."""
+    tree = nodes(sgf_text)
+    m = _SIZE.match((one(tree[0], "SZ") or "").strip())
+    if m is None:
+        raise ValueError("no SZ[width] or SZ[width:height] in the SGF root")
+    width = int(m.group(1))
+    moves = []
+    for number, node in enumerate(tree[1:], 1):
+        played = [k for k in ("B", "W") if k in node]
+        if len(played) != 1:
+            raise ValueError(f"SGF node {number} should hold exactly one B or W move")
+        moves.append((played[0], one(node, played[0]) or "", think_of(node)))
+    return {"width": width, "height": int(m.group(2) or width), "black": one(tree[0], "PB") or "",
+            "white": one(tree[0], "PW") or "", "result": one(tree[0], "RE") or "", "moves": moves}
+
+
+def play_dialect(state: State, colour: str, move: str) -> State:
+    """`state` after HexGui's `colour[move]` (translated to our canonical game); ValueError
+    (IllegalMove is one) when it cannot be played."""
+    ours, cell = benzene(state, "BW".index(colour) + 1, parse_cell(move, state.width, state.height))
+    if ours != state.to_move:
+        raise ValueError(f"{colour}[{move}] is out of turn")
+    return state.play(cell)
 
 
 def parse_moves(text: str, swap: bool = True) -> State:
     """The final State of a game that `game_sgf` wrote (HexGui's dialect back to ours);
     ValueError for a file that is not one."""
-    m = _SIZE.search(text)
-    if m is None:
-        raise ValueError("no SZ[...] in the SGF text")
-    width = int(m.group(1))
-    height = int(m.group(2) or width)
-    state: State = empty(width, height, swap)
-    for colour, move in _MOVE.findall(text):
+    game = read_game(text)
+    state: State = empty(game["width"], game["height"], swap)
+    for colour, move, _ in game["moves"]:
         if move.strip().lower() == "resign":
             break
-        ours, cell = benzene(state, "BW".index(colour) + 1, parse_cell(move, width, height))
-        if ours != state.to_move:
-            raise ValueError(f"{colour}[{move}] is out of turn")
-        state = state.play(cell)
+        state = play_dialect(state, colour, move)
     return state

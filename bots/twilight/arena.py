@@ -7,10 +7,12 @@ every game, so both players play both sides.  Up to `parallel` maps run at once.
 from __future__ import annotations
 
 import asyncio
+from pathlib import Path
 from typing import Callable
 
-from ..runner import SearchRunner
+from .. import records as records_
 from ..matches import Side
+from ..runner import SearchRunner
 from .maps import load_map
 from .referee import Referee, RefereeConfig
 from .session import TwilightBot, play
@@ -18,8 +20,11 @@ from .session import TwilightBot, play
 
 async def run_arena(a: Side, b: Side, maps: list[str], games: int, move_time: float, overhead: float,
                     runner: SearchRunner, parallel: int = 1, max_plies: int = 200, seed: int = 1,
-                    on_game: Callable[[dict], None] | None = None, on_state: Callable | None = None) -> list[dict]:
-    """Play every map; returns the referee's records (players are named "A" and "B")."""
+                    on_game: Callable[[dict], None] | None = None, on_state: Callable | None = None,
+                    record: str | Path | None = None) -> list[dict]:
+    """Play every map; returns the referee's records (players are named "A" and "B").  With
+    `record` (a directory) each game is also saved there as JSON (bots.records) before
+    `on_game` sees it, its path in the record's `record_file`."""
     gate = asyncio.Semaphore(parallel)
     records: list[dict] = []
 
@@ -28,10 +33,11 @@ async def run_arena(a: Side, b: Side, maps: list[str], games: int, move_time: fl
             state = load_map(map_name, max_plies)
             config = RefereeConfig(state, map_name, move_time, max_plies, seed + index, games)
 
-            def note(record: dict) -> None:
-                records.append(record)
+            def note(game: dict) -> None:
+                records_.keep(record, game, game["game"])
+                records.append(game)
                 if on_game:
-                    on_game(record)
+                    on_game(game)
 
             referee = Referee(config, on_game=note, on_ply=on_state)
             port = await referee.start()

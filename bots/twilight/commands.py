@@ -16,8 +16,8 @@ import json
 
 import structlog
 
-from ..cmdline import (UsageFailure, add_player, add_workers, checked_player, count, listening, nonnegative,
-                       output_file, players_text, port, positive, shower, whole)
+from ..cmdline import (UsageFailure, add_player, add_record, add_workers, checked_player, count, listening,
+                       nonnegative, output_file, players_text, port, positive, record_directory, shower, whole)
 from ..loop import run as _run
 from ..players import PlayerError
 from . import mapgen
@@ -60,6 +60,7 @@ def add_play(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--overhead", type=nonnegative, default=0.3, help="seconds kept back per move for the network (0.3)")
     add_workers(p)
     p.add_argument("--show", action="store_true", help="draw the board before each of our moves")
+    add_record(p, "every game as we saw it (our moves, timed by us from the server's update to our move)")
     p.add_argument("address", nargs="*", metavar="HOST PORT", help="the course convention: the server last")
     p.set_defaults(func=play)
 
@@ -83,7 +84,8 @@ def play(args: argparse.Namespace) -> int:
     name, params = checked_player("twilight", args.player, args.param)
     try:
         bot = session.TwilightBot(name=args.name, host=host, port=server_port, player=name, params=params,
-                                  move_time=args.move_time, overhead=args.overhead)
+                                  move_time=args.move_time, overhead=args.overhead,
+                                  record=args.record and str(record_directory(args.record)))
     except (ValueError, PlayerError) as exc:
         raise UsageFailure(str(exc)) from None
 
@@ -118,10 +120,12 @@ def add_serve(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--seed", type=whole, default=None, help="seed of the random battles")
     p.add_argument("--games", type=count, default=1, help="games per pair of connections, species swapped (1)")
     p.add_argument("--show", action="store_true", help="draw the board after every ply")
+    add_record(p, "every game (moves, battles, each move's time as the referee measured it)")
     p.set_defaults(func=serve)
 
 
 def serve(args: argparse.Namespace) -> int:
+    from .. import records
     from .maps import load_map
     from .referee import Referee, RefereeConfig
 
@@ -130,9 +134,11 @@ def serve(args: argparse.Namespace) -> int:
     except MapError as exc:
         raise UsageFailure(str(exc)) from None
     config = RefereeConfig(state, args.map, args.move_timeout, args.max_plies, args.seed, args.games)
+    folder = record_directory(args.record)
 
     def record(game: dict) -> None:
-        print(json.dumps(game), flush=True)
+        records.keep(folder, game, game["game"])
+        print(json.dumps({k: v for k, v in game.items() if k not in records.REPLAY_KEYS}), flush=True)
 
     async def main() -> int:
         referee = Referee(config, on_game=record, on_ply=shower(render) if args.show else None)
@@ -169,6 +175,7 @@ def add_arena(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--json", default=None, help="write every game's record to this file (JSON lines)")
     p.add_argument("--verbose", "-v", action="store_true", help="a line per game")
     p.add_argument("--show", action="store_true", help="draw the board after every ply")
+    add_record(p, "every game (moves, battles, each move's time as the referee measured it)")
     p.set_defaults(func=arena)
 
 
@@ -201,6 +208,7 @@ def arena(args: argparse.Namespace) -> int:
     for m in maps:
         _bad_map(m)
     out = output_file(args.json)
+    folder = record_directory(args.record)
 
     def note(record: dict) -> None:
         if out:
@@ -214,7 +222,7 @@ def arena(args: argparse.Namespace) -> int:
         async with SearchRunner(args.workers, games=["twilight"]) as runner:
             return await run_arena(a, b, maps, args.games, args.move_time, args.overhead, runner,
                                    parallel=args.parallel, max_plies=args.max_plies, seed=args.seed,
-                                   on_game=note, on_state=shower(render) if args.show else None)
+                                   on_game=note, on_state=shower(render) if args.show else None, record=folder)
 
     records = _run(main())
     if out:

@@ -11,7 +11,9 @@
 - A match of several games stays on the same sockets: END then SET for the next game,
   with species swapped each game so both sides play both; END then BYE after the last.
 - A JSON-ready record per game: players, winner, plies, violations, time-outs and
-  the latency of every move (UPD sent to MOV complete, as the server measures it).
+  the latency of every move (UPD sent to MOV complete, as the server measures it), and
+  what a replay needs (bots.records): the map, every move with its latency and the
+  outcome of its random battles.
 """
 
 from __future__ import annotations
@@ -28,8 +30,10 @@ from protocol.twilight import (
     CLIENT_FRAMES, Bye, Decoder, End, Hme, Hum, Map, Mov, Nme, Set, Upd, encode,
 )
 
+from .. import records
 from ..streams import Closed, Garbage, pump
-from .rules import IllegalMove, Species, State, resolve, validate
+from .record import position
+from .rules import IllegalMove, Species, State, battle_cells, resolve, validate
 
 log = structlog.get_logger("bots.referee")
 
@@ -189,6 +193,8 @@ class Referee:
             "violations": [], "timeouts": {"vampires": 0, "werewolves": 0},
             "latencies": {"vampires": [], "werewolves": []},
         }
+        turns: list[dict] = []
+        record = records.stamp(record, "twilight", {"name": cfg.map_name}, position(state), turns, records.SERVER)
         cells = state.cells()
         for species, seat in seats.items():
             hx, hy, _ = homes[species]
@@ -212,6 +218,7 @@ class Referee:
                     event = await asyncio.wait_for(seat.queue.get(), cfg.move_timeout)
                 except asyncio.TimeoutError:
                     record["timeouts"][side] += 1
+                    turns.append(records.turn(len(turns) + 1, side, seat.name, None, cfg.move_timeout, timeout=True))
                     log.info("time-out: ply skipped", player=seat.name, species=side, ply=state.ply)
                     touched[mover] = set()
                     state = state.skip()
@@ -224,12 +231,16 @@ class Referee:
                 return self._forfeit(record, state, mover, "protocol error", str(event.error))
             if not isinstance(event, Mov):
                 return self._forfeit(record, state, mover, "protocol error", f"sent {type(event).__name__} during play")
-            record["latencies"][side].append(round(time.monotonic() - started, 4))
+            think = time.monotonic() - started
+            record["latencies"][side].append(round(think, 4))
             try:
                 validate(state, mover, event.moves)
             except IllegalMove as exc:
                 return self._forfeit(record, state, mover, "illegal move", str(exc))
+            battles = battle_cells(state, event.moves)
             state, touched[mover] = resolve(state, event.moves, self.rng)
+            turns.append(records.turn(len(turns) + 1, side, seat.name, [list(m) for m in event.moves], think,
+                                      battles=[list(state.cell(x, y)) for x, y in battles]))
             self.on_ply(state)
         winner = state.winner()
         record.update(plies=state.ply, reason="elimination" if not (state.vampires and state.werewolves) else "max plies",

@@ -336,6 +336,35 @@ def resolve(state: State, moves: Sequence[Move], rng: random.Random) -> tuple[St
     return _finish(state, board), touched
 
 
+def battle_cells(state: State, moves: Sequence[Move]) -> list[tuple[int, int]]:
+    """The cells where validated `moves` start a random battle (what a record must tell to
+    replay them: the rest of a ply is decided by the rules)."""
+    return [cell for cell, *_ in _battles(state, moves)[1]]
+
+
+def settle(state: State, moves: Sequence[Move], results: Iterable[Cell]) -> State:
+    """The state after validated `moves` whose random battles ended as `results` (one cell
+    per battle, as the server left it): how a recorded game is replayed.  IllegalMove if the
+    results do not name exactly the battle cells, or name an outcome no battle can have."""
+    me = 1 + state.to_move
+    board, battles = _battles(state, moves)
+    given = {(c[0], c[1]): c for c in results}
+    wanted = {cell for cell, *_ in battles}
+    if set(given) != wanted:
+        raise IllegalMove(f"battle results for cells {sorted(given)}, but the battles are at {sorted(wanted)}",
+                          "battles")
+    for cell, e1, kind, e2 in battles:
+        counts = list(given[cell][2:])
+        if sum(1 for n in counts if n) > 1 or any(n < 0 for n in counts):
+            raise IllegalMove(f"battle result {tuple(given[cell])} holds two populations", "battles")
+        winner = next((k for k, n in enumerate(counts) if n), kind)
+        most = stored(e1 + (e2 if kind == 0 else 0)) if winner == me else e2 if winner == kind else -1
+        if most < 0 or counts[winner] > most:
+            raise IllegalMove(f"battle at {cell} ({e1} against {e2}) cannot end as {tuple(given[cell])}", "battles")
+        board[cell] = [winner, counts[winner]]
+    return _finish(state, board)
+
+
 def _expected(x: float) -> int:
     return int(x + 0.5)
 

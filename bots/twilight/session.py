@@ -20,12 +20,13 @@ import structlog
 from protocol.twilight import SERVER_FRAMES, Bye, Decoder, End, Hme, Map, Mov, Move, Nme, ProtocolError, Set, Upd, encode
 from search.budget import Budget
 
-from .. import fields
+from .. import fields, records
 from ..decide import decide
 from ..players import make_player
 from ..runner import SearchRunner
 from ..session import Client, GarbageGuard, SessionClosed
 from ..streams import Closed, Garbage, pump
+from .record import position
 from .rules import Species, State, apply_update, state_from_cells
 
 
@@ -41,6 +42,7 @@ class TwilightBot:
     move_time: float = 2.0  # the server's limit per move
     overhead: float = 0.3  # kept back for the network and the event loop
     max_plies: int = 200
+    record: str | None = None  # a directory: each game saved there as JSON (bots.records), our moves timed by us
 
     def __post_init__(self) -> None:
         """One validation path for the command line and the config file (ValueError names it)."""
@@ -59,7 +61,7 @@ class TwilightBot:
         return f"{self.host}:{self.port}"
 
 
-KEYS = {"name", "game", "host", "port", "player", "params", "move_time", "overhead", "games", "max_plies"}
+KEYS = {"name", "game", "host", "port", "player", "params", "move_time", "overhead", "games", "max_plies", "record"}
 
 
 def bot_from_table(table: dict, where: str) -> TwilightBot:
@@ -74,6 +76,7 @@ def bot_from_table(table: dict, where: str) -> TwilightBot:
         move_time=fields.seconds(table, "move_time", where, 2.0, positive=True),
         overhead=fields.seconds(table, "overhead", where, 0.3),
         max_plies=fields.get(table, "max_plies", int, where, 200, lambda v: v > 0, "must be positive"),
+        record=fields.record(table, where),
     )
 
 
@@ -90,6 +93,8 @@ class Game:
     opponent_max_groups: int = 1
     moves: list[dict] = field(default_factory=list)
     sent: tuple[State, tuple] | None = None  # the state of our last MOV, and that MOV
+    initial: State | None = None  # the position of the MAP
+    recorded: list[dict] = field(default_factory=list)  # bots.records turns: the position we saw, our move
 
 
 async def play(bot: TwilightBot, runner: SearchRunner, on_state: Callable[[State], None] | None = None,
@@ -136,7 +141,7 @@ class _Twilight(Client):
                 if isinstance(event, (Closed, Bye)):
                     why = "said BYE" if isinstance(event, Bye) else f"closed the connection ({event.reason})"
                     if isinstance(event, Bye) and game is not None and game.state is not None:
-                        summaries.append(_summary(game, log))  # BYE without END ends the game (Go servers)
+                        summaries.append(_summary(game, bot, log))  # BYE without END ends the game (Go servers)
                         return
                     if game is not None:
                         stage = "mid-game" if game.state is not None else "before the game started (no MAP)"
@@ -160,7 +165,7 @@ class _Twilight(Client):
                     await _turn(game, event, queue, bot, runner, writer, log, on_state)
                 elif isinstance(event, End):
                     if game is not None and game.state is not None:
-                        summaries.append(_summary(game, log))
+                        summaries.append(_summary(game, bot, log))
                     game = None
         finally:
             reading.cancel()
@@ -186,7 +191,7 @@ def _start(game: Game, event: Map, bot: TwilightBot, log: Any) -> None:
         game.species = Species.WEREWOLVES
     else:
         raise ProtocolError(f"the HME cell {game.home} holds no vampires and no werewolves")
-    game.state = state._replace(to_move=game.species)
+    game.state = game.initial = state._replace(to_move=game.species)
     log.info("game starts", species=game.species.name.lower(), rows=game.rows, cols=game.cols)
 
 
@@ -213,6 +218,9 @@ async def _turn(game: Game, update: Upd, queue: asyncio.Queue, bot: TwilightBot,
     move = tuple(Move(*m) for m in move)
     writer.write(encode(Mov(move)))
     await writer.drain()
+    if bot.record:
+        game.recorded.append(records.turn(len(game.recorded) + 1, game.species.name.lower(), bot.name,
+                                       [list(m) for m in move], time.monotonic() - received, position=position(state)))
     game.moves.append({"ply": state.ply, "budget": round(report.budget, 3),
                        "used": round(time.monotonic() - received, 4), "depth": report.depth,
                        "nodes": report.nodes, "late_by": round(report.late_by, 4)})
@@ -264,8 +272,24 @@ def final_result(game: Game) -> tuple[State, str, bool]:
     return state, result, certain and state.is_terminal()
 
 
-def _summary(game: Game, log: Any) -> dict:
+def _save(game: Game, bot: TwilightBot, result: str, certain: bool) -> None:
+    """The game as a client saw it, into bot.record (bots.records): each of our moves with the
+    position the server showed and the time from its UPD to our MOV, as we measured it."""
+    me, them = game.species.name.lower(), game.species.other.name.lower()
+    players = {me: bot.name, them: "opponent"}
+    winner = {"won": me, "lost": them}.get(result)
+    record = {"map": f"{game.rows}x{game.cols} from {bot.address}", "players": players, "winner": winner,
+              "winner_name": players.get(winner), "reason": "as the client saw it" + ("" if certain else " (inferred)"),
+              "plies": game.state.ply, "moves": game.moves}
+    setup = {"name": f"{game.rows}x{game.cols}", "server": bot.address}
+    records.keep(bot.record, records.stamp(record, "twilight", setup, position(game.initial), game.recorded,
+                                           records.CLIENT), game.state.ply)
+
+
+def _summary(game: Game, bot: TwilightBot, log: Any) -> dict:
     state, result, certain = final_result(game)
+    if bot.record:
+        _save(game, bot, result, certain)
     used = sorted(m["used"] for m in game.moves)
     summary = {
         "species": game.species.name.lower(), "result": result, "certain": certain, "moves": len(game.moves),

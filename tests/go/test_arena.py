@@ -382,7 +382,7 @@ async def test_arena_against_good_engine(go_runner, tmp_path):
         assert record["moves"][-2:] == ["PASS", "PASS"]
         final = replay(record, record["sgf"])
         assert final.is_terminal() and final.score_text() == record["result"]
-        assert "B-A-random" in Path(records[0]["sgf"]).name
+        assert "-go-9x9-A=random-vs-B=python" in Path(records[0]["sgf"]).name
     assert sorted(p.name for p in (tmp_path / "sgf").iterdir()) == sorted(Path(r["sgf"]).name for r in records)
     summary = summarise(records)
     assert summary["games"] == 2 and summary["A_stats"]["illegal"] == summary["B_stats"]["illegal"] == 0
