@@ -42,7 +42,7 @@ class Display:
         if self.live:
             from rich.live import Live
 
-            self._live = Live(self._render(), refresh_per_second=4, transient=False)
+            self._live = Live(self._render(), refresh_per_second=4, transient=True)  # the table is printed at the end
             self._live.__enter__()
         return self
 
