@@ -6,6 +6,7 @@
     bots serve twilight --map FILE --port P     our referee with the official semantics
     bots arena twilight --a P --b P --maps ...  a match between two players, with a report
     bots bench twilight                         search speed and depth per player and map
+    bots tournament twilight --players A B C    a round robin with ratings, a report, resumable
     bots gtp go [--player mcts]                 a Go engine speaking GTP on stdin/stdout
     bots play go --cgos HOST:PORT --name N      play 9x9 Go on a CGOS server
     bots play hex --a human --b mcts            a game of Hex in the terminal
@@ -37,6 +38,7 @@ from .human import Quit
 from .loop import Stopped
 from .loop import run as _run
 from .players import PlayerError
+from .tournament import command as tournament
 
 
 # -- commands that every game shares ----------------------------------------------------------
@@ -113,6 +115,7 @@ PER_GAME = {
     "bench": ("GAME", "search speed and depth per player and position"),
     "gtp": ("GAME", "an engine speaking GTP on stdin/stdout"),
     "htp": ("GAME", "an engine speaking HTP (Hex's dialect of GTP) on stdin/stdout"),
+    "tournament": ("GAME", "a round robin or gauntlet of many participants, with ratings and a report"),
 }
 COMMANDS = (*PER_GAME, "daemon", "demo", "maps", "fuzz", "soak", "replay")
 
@@ -135,6 +138,8 @@ def build_parser() -> argparse.ArgumentParser:
             if (command, target) not in added:
                 added.add((command, target))
                 add(targets[command] if target else sub)
+        if game.tournament:
+            tournament.add_parser(targets["tournament"], game)
 
     d = sub.add_parser("daemon", help="run every bot of a config file")
     d.add_argument("--config", required=True, help="a TOML file (see config/bots.toml)")

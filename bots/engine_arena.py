@@ -396,6 +396,30 @@ def parse_side(game: str, prefix: str, text: str, label: str) -> AnySide:
     return _our_side(game, prefix, text, label)
 
 
+def checked_side(game: str, prefix: str, text: str) -> None:
+    """A participant of `bots tournament` (one of our players or `<prefix>:<command>`), checked
+    before any game: UsageFailure with parse_side's reason."""
+    from .cmdline import UsageFailure
+
+    try:
+        parse_side(game, prefix, text, repr(text))
+    except ValueError as exc:
+        raise UsageFailure(str(exc)) from None
+
+
+async def play_sides(rules: Rules, black: str, white: str, runner: SearchRunner, per_move: float,
+                     game_time: float | None = None) -> dict:
+    """One game between two command-line sides (parse_side), Black labelled "A" and White "B"
+    (a tournament's game): external engines are started for it and closed after it."""
+    sides = (parse_side(rules.game, rules.prefix, black, "A"), parse_side(rules.game, rules.prefix, white, "B"))
+    try:
+        return await play_game(rules, *sides, runner, per_move=per_move, game_time=game_time)
+    finally:
+        for side in sides:
+            if isinstance(side, EngineSide):
+                await side.close()
+
+
 # -- the `bots arena GAME` command of a game with engine sides ---------------------------------------
 
 def workers_for(workers: int | None, game: str, *sides: AnySide) -> int:

@@ -37,6 +37,8 @@ class Game:
     practice: str | None  # practice(game, name, move_time, seed): a local server and our bot on it
     # (bots soak); None when `session` is None
     summary: str = ""  # one line for `bots --help`
+    tournament: str | None = None  # its hooks for `bots tournament` (bots.tournament.play): options,
+    # setups, the check of a participant, play_one(...); None: the game has no tournament command
     record: str | None = None  # its records (bots.replay): initial(record) -> State, apply(state, turn)
     # -> State, move_text(turn) -> str, draw(state, matplotlib axes); and for a game recorded as
     # SGF, SGF_GM (the GM value) and from_sgf(text) -> the record as a dict (bots.records' keys)

@@ -113,8 +113,11 @@ def test_the_packages_import_on_their_own():
 
 # -- the game registry: shared layers read it, games never reach back up (issue 9) -------------------
 
-GAME_PACKAGES = sorted(p.name for p in (ROOT / "bots").iterdir() if (p / "__init__.py").exists())
-SHARED = sorted(p for p in (ROOT / "bots").glob("*.py"))
+SHARED_PACKAGES = ("tournament",)  # packages of shared code: they reach the games through the registry
+GAME_PACKAGES = sorted(p.name for p in (ROOT / "bots").iterdir()
+                       if (p / "__init__.py").exists() and p.name not in SHARED_PACKAGES)
+SHARED = sorted(p for p in (ROOT / "bots").glob("*.py")) + sorted(
+    p for name in SHARED_PACKAGES for p in (ROOT / "bots" / name).glob("*.py"))
 FORBIDDEN_FOR_GAMES = {"bots.cli", "bots.daemon", "bots.settings"}
 
 

@@ -39,6 +39,7 @@ def entry(name: str, start: str, summary: str) -> Game:
         fallback=fallback,
         notation=notation,
         practice="bots.gnd.practice",
+        tournament="bots.gnd.tournament",
         record="bots.gnd.record",
         summary=summary,
     )

@@ -36,6 +36,7 @@ GAME = Game(
     fallback=fallback,
     notation=notation,
     practice="bots.go.practice",
+    tournament="bots.go.tournament",
     record="bots.go.record",
     setups=("5", "9"),
     summary="9x9 Go: GTP engine, CGOS client, the course referee's drop-in",

@@ -49,6 +49,7 @@ GAME = Game(
     fallback=fallback,
     notation=notation,
     practice=None,
+    tournament="bots.hex.tournament",
     record="bots.hex.record",
     setups=("2", "5", "6x4", "7+swap", "11"),
     summary="Hex (any size to 19x19, swap rule): HTP engine for HexGui and MoHex, play in the terminal",

@@ -32,6 +32,7 @@ GAME = Game(
     fallback=fallback,
     notation=notation,
     practice="bots.twilight.practice",
+    tournament="bots.twilight.tournament",
     record="bots.twilight.record",
     setups=("map8", "thetrap", "testmap2", "splitiskey", "humans_everywhere", "all_in"),
     summary="Vampires vs Werewolves, the official binary TCP protocol",

@@ -1,0 +1,64 @@
+"""Hex in `bots tournament hex` (bots.tournament.play): boards (`11`, `9x7`) are the setups; a
+participant is one of our players or `htp:COMMAND`; each game runs through the engine arena
+under our rules (a person at the terminal cannot take part: games run unattended)."""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from .. import engine_arena
+from ..cmdline import UsageFailure, positive
+
+ENGINES = "htp:COMMAND (an external HTP engine)"
+SETUP = "board"  # what a setup is called in the report
+EXAMPLE = "bots tournament hex --players mcts resistance path --sizes 7 9 --games 4 --move-time 1 --report out/"
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--sizes", nargs="+", default=["11"], metavar="BOARD",
+                   help="boards, each a setup: 11 (square) or 9x7 (width x height) (11)")
+    p.add_argument("--swap", action="store_true", help="the swap (pie) rule in every game")
+    p.add_argument("--move-time", type=positive, default=1.0, help="seconds per move (1)")
+    p.add_argument("--game-time", type=positive, default=None, metavar="SECONDS",
+                   help="a clock per side for the whole game (sudden death) instead of --move-time")
+
+
+def settings(args: argparse.Namespace) -> dict:
+    return {"swap": args.swap, "move_time": args.move_time, "game_time": args.game_time}
+
+
+def rules(setup: str, swap: bool) -> Any:
+    """The HexRules of a board `11` or `9x7`; ValueError saying what is wrong with it."""
+    from .arena import HexRules
+    from .board import check_size
+
+    width, _, height = setup.partition("x")
+    try:
+        w, h = check_size(int(width), int(height) if height else None)
+    except ValueError as exc:
+        raise ValueError(f"board {setup!r}: {exc}") from None
+    if swap and w != h:
+        raise ValueError(f"board {setup!r}: the swap rule needs a square board")
+    return HexRules(w, h, swap)
+
+
+def setups(args: argparse.Namespace) -> list[str]:
+    for setup in args.sizes:
+        try:
+            rules(setup, args.swap)
+        except ValueError as exc:
+            raise UsageFailure(str(exc)) from None
+    return list(args.sizes)
+
+
+def check(game: str, text: str) -> None:
+    if text.strip() == "human":
+        raise UsageFailure("human cannot take part in a tournament: its games run unattended")
+    engine_arena.checked_side(game, "htp", text)
+
+
+async def play_one(first: str, second: str, setup: str, settings: dict, seed: int, runner: Any) -> dict:
+    """One game, `first` Black; our players choose their own seeds."""
+    return await engine_arena.play_sides(rules(setup, settings["swap"]), first, second, runner,
+                                         settings["move_time"], settings["game_time"])
