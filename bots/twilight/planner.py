@@ -11,7 +11,8 @@ Evaluation, from the root player's side.  D estimates the final population diffe
 - tactics one ply deep: free kills (>= 1.5x, adjacent) the side to move takes now, and
   groups left within reach of an enemy 1.5x their size.
 The value is tanh(D / S) plus a small linear tie-break.  S is what is at stake (a quarter
-of every unit and human left) and shrinks over the last 60 plies, so a safe lead saturates
+of every unit and human at the root of the search, so that a battle lost in the search costs
+what it destroys) and shrinks over the last 60 plies, so a safe lead saturates
 toward a win.  A finished game is +-1 plus a small bonus for the margin (and for winning
 sooner).
 
@@ -276,6 +277,10 @@ class PlannerModel:
     def __init__(self, me: Species, root: State, gamma: float, max_groups: int, width: int, per_group: int,
                  scale: float, risk: float, claim: float, their_risk: float = 0.25) -> None:
         self.me = me
+        # What is at stake is measured once, at the root: a battle lost in the search then costs
+        # the units it destroys, not a share of what is left (a 2-1 lead after losing 34 units
+        # is not worth the 36-10 lead it came from).
+        self.root_total = root.population(me) + root.population(me.other) + sum(h[2] for h in root.humans)
         self.risk_premium = risk
         self.their_risk = their_risk
         self.claim = claim
@@ -336,9 +341,9 @@ class PlannerModel:
             kills, exposed = tactics(theirs, ours)
             tact = -kills + 0.25 * exposed
         diff = po - pt + self.claim * (gm - gt) + tact
-        # What is at stake: the armies and a share of the humans left; a lead counts for
+        # What is at stake: a quarter of the armies and humans at the root; a lead counts for
         # more as the end comes near (the last 60 plies).
-        scale = self.scale * max(2.0, 0.25 * (po + pt + humans)) * max(0.1, min(1.0, left / 60))
+        scale = self.scale * max(2.0, 0.25 * self.root_total) * max(0.1, min(1.0, left / 60))
         return math.tanh(diff / scale) + 0.05 * diff / total
 
     def risk(self, state: State, values: list[tuple[float, float]]) -> float:
