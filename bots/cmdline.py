@@ -88,12 +88,13 @@ def search_workers(requested: int | None, game: str, players: Sequence[str | Non
     return 0 if players and all(is_person(game, p) for p in players) else requested
 
 
-def players_text(game: str) -> str:
-    """The players of `game` for a --help text; a person at the keyboard (bots.human) is marked."""
+def players_text(game: str, persons: bool = True) -> str:
+    """The players of `game` for a --help text; a person at the keyboard (bots.human) is marked,
+    or left out with `persons=False`."""
     from .human import is_person
 
     return ", ".join(name + (" (you, at this terminal)" if is_person(game, name) else "")
-                     for name in sorted(player_table(game)))
+                     for name in sorted(player_table(game)) if persons or not is_person(game, name))
 
 
 def add_player(p: argparse.ArgumentParser, game: str, default: str | None, flag: str = "--player",

@@ -17,6 +17,8 @@ from pathlib import Path
 from typing import Any
 
 from ..cmdline import UsageFailure, count, players_text, whole
+from ..human import is_person
+
 
 def add_parser(sub: argparse._SubParsersAction, game: Any) -> None:
     """`bots tournament <game>` with the shared options and the game's own."""
@@ -28,7 +30,7 @@ def add_parser(sub: argparse._SubParsersAction, game: Any) -> None:
                               "is run again with the same --record (or --report) directory: only the missing "
                               "games are played.")
     p.add_argument("--players", nargs="+", required=True, metavar="PLAYER",
-                   help=f"the participants: NAME or NAME:key=value,... ({players_text(game.name)}){engines}; "
+                   help=f"the participants: NAME or NAME:key=value,... ({players_text(game.name, persons=False)}){engines}; "
                         "each name must be different")
     p.add_argument("--gauntlet", metavar="PLAYER", default=None,
                    help="play this participant against each of the others only (default: a round robin)")
@@ -64,6 +66,9 @@ def participants(args: argparse.Namespace, hooks: Any) -> list[str]:
         raise UsageFailure(f"--players names {twice[0]!r} twice: give each participant once "
                            "(two copies of a player differ by an option, e.g. random:seed=1 random:seed=2)")
     for name in names:
+        if is_person(args.game, name.split(":", 1)[0]):
+            raise UsageFailure(f"--players {name!r}: a tournament is played by programs; a person plays one at a "
+                               f"time with `bots arena {args.game} --a human`")
         hooks.check(args.game, name)
     for option in ("gauntlet", "anchor"):
         chosen = getattr(args, option)

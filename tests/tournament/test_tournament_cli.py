@@ -102,6 +102,7 @@ def test_a_gauntlet_with_external_engines_reports_their_faults(tmp_path):
     (["--players", "random", "greedy", "--anchor", "x"], "--anchor 'x' is not one of --players"),
     (["--players", "random", "greedy", "--maps", "nosuchmap"], "nosuchmap"),
     (["--players", "random", "greedy", "--move-time", "0.1", "--overhead", "0.2"], "leaves nothing to think"),
+    (["--players", "human", "greedy"], "a tournament is played by programs"),
 ])
 def test_bad_input_is_one_line_and_exit_2(capsys, args, message):
     assert main(["tournament", "twilight", *args]) == 2
