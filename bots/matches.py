@@ -20,6 +20,16 @@ class Side:
     params: tuple = ()
 
 
+def spec(side: Side) -> str:
+    """The player as it was named on the command line: `name` or `name:key=value,...`."""
+    return side.player + (":" + ",".join(f"{k}={v}" for k, v in side.params) if side.params else "")
+
+
+def names(*sides: Side) -> dict[str, str]:
+    """label -> player, the `names` key of an arena's records (their `players` give labels)."""
+    return {side.label: spec(side) for side in sides}
+
+
 def summarise(records: list[dict]) -> dict[str, Any]:
     """Wins/draws/losses from A's side, violations, time-outs and latency per side."""
     out: dict[str, Any] = {"games": len(records), "A": 0, "draws": 0, "B": 0}
@@ -49,8 +59,7 @@ def summarise(records: list[dict]) -> dict[str, Any]:
 
 def report(a: Side, b: Side, records: list[dict], maps: list[str]) -> str:
     """The arena's table: one row per map (or board) and a total row."""
-    name = lambda s: s.player + (":" + ",".join(f"{k}={v}" for k, v in s.params) if s.params else "")  # noqa: E731
-    lines = [f"A = {name(a)}   B = {name(b)}",
+    lines = [f"A = {spec(a)}   B = {spec(b)}",
              f"{'map':<18}{'games':>6}{'A':>5}{'draw':>6}{'B':>5}{'A score':>9}  {'95% interval':<14}"
              f"{'illegal A/B':>12}{'timeouts A/B':>14}{'p50 A/B (s)':>16}{'p99 A/B (s)':>16}"]
     for label, subset in [(m, [r for r in records if r["map"] == m]) for m in maps] + [("TOTAL", records)]:

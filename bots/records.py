@@ -93,7 +93,8 @@ def write(folder: str | os.PathLike, name: str, text: str) -> Path:
 
 def json_name(record: dict, number: int) -> str:
     """The file name of a JSON record: its game, setup and the players of its seats in order."""
-    names = list(record["players"].values())
+    labels = record.get("names", {})  # an arena's: label -> player
+    names = [labels.get(label, label) for label in record["players"].values()]
     return file_name(record["rules"], record["setup"]["name"], names[0], names[-1], number, "json")
 
 

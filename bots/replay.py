@@ -110,7 +110,9 @@ def _reason(exc: Exception) -> str:
 
 
 def players(replay: Replay) -> str:
-    return ", ".join(f"{seat} {name}" for seat, name in replay.record.get("players", {}).items())
+    labels = replay.record.get("names", {})  # an arena's records name the players behind "A" and "B"
+    return ", ".join(f"{seat} {labels[name]} ({name})" if name in labels else f"{seat} {name}"
+                     for seat, name in replay.record.get("players", {}).items())
 
 
 def result(replay: Replay) -> str:

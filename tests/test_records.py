@@ -39,7 +39,9 @@ def test_twilight_arena_records_every_move_and_replay_steps_through_it(tmp_path)
                "--record", str(tmp_path))
     assert out.returncode == 0, out.stderr
     files = recorded(tmp_path, "json")
-    assert len(files) == 2 and "-twilight-map8-A-vs-B-0.json" in files[0].name + files[1].name
+    names = " ".join(f.name for f in files)  # the players by seat (species swap each game)
+    assert len(files) == 2 and "-twilight-map8-greedy-vs-random_seed=4-0.json" in names, names
+    assert "-twilight-map8-random_seed=4-vs-greedy-1.json" in names, names
     record = json.loads(files[0].read_text())
     assert ARENA_KEYS <= set(record) and record["think_measured_by"] == "server"
     turns = record["turns"]
@@ -52,6 +54,7 @@ def test_twilight_arena_records_every_move_and_replay_steps_through_it(tmp_path)
     captions = [line for line in lines if line.startswith(("move ", "twilight map8: start"))]
     assert [c.split(":")[0] for c in captions] == ["twilight map8", "move 3/12", "move 2/12", "move 3/12"]
     assert "(server's clock)" in captions[1]
+    assert "vampires greedy (A), werewolves random:seed=4 (B)" in captions[0]
     assert any(line.startswith("ply 3/12") for line in lines) and any(line.startswith("ply 2/12") for line in lines)
 
 

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Callable
 
 from .. import records as records_
-from ..matches import Side
+from ..matches import Side, names
 from ..runner import SearchRunner
 from .server import GndServer, ServerConfig
 from .session import GndBot, play
@@ -58,6 +58,7 @@ async def run_arena(a: Side, b: Side, game: str, size: int, games: int, clock: f
                 await asyncio.gather(red, blue)
                 game_record = as_match_record(server.records[-1], label)
                 game_record["game_number"] = n
+                game_record["names"] = names(a, b)
                 records_.keep(record, game_record, n)
                 records.append(game_record)
                 if on_game:

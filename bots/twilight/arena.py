@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Callable
 
 from .. import records as records_
-from ..matches import Side
+from ..matches import Side, names
 from ..runner import SearchRunner
 from .maps import load_map
 from .referee import Referee, RefereeConfig
@@ -34,6 +34,7 @@ async def run_arena(a: Side, b: Side, maps: list[str], games: int, move_time: fl
             config = RefereeConfig(state, map_name, move_time, max_plies, seed + index, games)
 
             def note(game: dict) -> None:
+                game["names"] = names(a, b)
                 records_.keep(record, game, game["game"])
                 records.append(game)
                 if on_game:
