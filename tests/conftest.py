@@ -1,12 +1,19 @@
+import sys
+
 import pytest
 
 from bots import log
 from bots.runner import SearchRunner
 
 
-@pytest.fixture(autouse=True, scope="session")
+@pytest.fixture(autouse=True)
 def _quiet_logs():
-    log.setup("json", "warning")
+    """Warnings and errors only, as JSON, on the real stderr: before each test, and again after
+    it, since a test that runs `bots.cli.main` in-process points the logs at its own captured
+    stream, which is closed once that test is over."""
+    log.setup("json", "warning", stream=sys.__stderr__)
+    yield
+    log.setup("json", "warning", stream=sys.__stderr__)
 
 
 @pytest.fixture
