@@ -311,17 +311,21 @@ def move_thinks(record: dict) -> list[float]:
     return [record["latencies"][SEATS[BLACK if i % 2 == 0 else WHITE]][i // 2] for i in range(len(record["moves"]))]
 
 
-def write_sgf(rules: Rules, record: dict, black: AnySide, white: AnySide, directory: Path, index: int) -> Path:
-    """One SGF file per game (bots.records: named with the time, the game, the board, the
-    sides and the index; never over an existing file); each move's think time is its comment."""
-    name = game_records.file_name(rules.game, rules.fields()["map"], f"{black.label}={_short(black)}",
-                             f"{white.label}={_short(white)}", index, "sgf")
+def sgf_text(rules: Rules, record: dict, black: AnySide, white: AnySide) -> str:
+    """A game's SGF: the players, each move's think time as its comment, how it ended."""
     notes = [f"end: {record['end']}"]
     notes += [f"violation by {v['species']}: {v['reason']}" for v in record["violations"]]
     notes += [f"late moves by {seat}: {n}" for seat, n in record["timeouts"].items() if n]
-    text = rules.sgf(record, f"{black.label} ({describe(black)})", f"{white.label} ({describe(white)})",
+    return rules.sgf(record, f"{black.label} ({describe(black)})", f"{white.label} ({describe(white)})",
                      "\n".join(notes))
-    return game_records.write(directory, name, text)
+
+
+def write_sgf(rules: Rules, record: dict, black: AnySide, white: AnySide, directory: Path, index: int) -> Path:
+    """One SGF file per game (bots.records: named with the time, the game, the board, the
+    sides and the index; never over an existing file)."""
+    name = game_records.file_name(rules.game, rules.fields()["map"], f"{black.label}={_short(black)}",
+                                  f"{white.label}={_short(white)}", index, "sgf")
+    return game_records.write(directory, name, sgf_text(rules, record, black, white))
 
 
 async def run_arena(rules: Rules, a: AnySide, b: AnySide, games: int, runner: SearchRunner, per_move: float = 2.0,
@@ -410,10 +414,12 @@ def checked_side(game: str, prefix: str, text: str) -> None:
 async def play_sides(rules: Rules, black: str, white: str, runner: SearchRunner, per_move: float,
                      game_time: float | None = None) -> dict:
     """One game between two command-line sides (parse_side), Black labelled "A" and White "B"
-    (a tournament's game): external engines are started for it and closed after it."""
+    (a tournament's game): external engines are started for it and closed after it.  The
+    record carries its SGF text (`sgf_text`), which the tournament keeps beside it."""
     sides = (parse_side(rules.game, rules.prefix, black, "A"), parse_side(rules.game, rules.prefix, white, "B"))
     try:
-        return await play_game(rules, *sides, runner, per_move=per_move, game_time=game_time)
+        record = await play_game(rules, *sides, runner, per_move=per_move, game_time=game_time)
+        return {**record, "sgf_text": sgf_text(rules, record, *sides)}
     finally:
         for side in sides:
             if isinstance(side, EngineSide):

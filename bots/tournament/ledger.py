@@ -3,6 +3,7 @@
     DIR/tournament.json   the game and the settings every game was played with
     DIR/ledger.jsonl      one line per game: its key, who sat where, done or crashed, seconds
     DIR/<game file>.json  the game's record as the game's arena gave it
+    DIR/<game file>.sgf   and its SGF, for the games recorded as SGF (Go, Hex): `bots replay` reads it
 
 A game is done when its ledger line says so and its record file is there; a rerun plays only
 the games that are not.  A crashed game (our exception, not a player's fault: those are in
@@ -119,7 +120,10 @@ class Ledger:
         line = {k: v for k, v in entry.items() if k != "record"}
         if entry["status"] == "done":
             line["file"] = entry["file"] = file_name(entry)
-            (self.directory / line["file"]).write_text(json.dumps(entry["record"]) + "\n", encoding="utf-8")
+            path = self.directory / line["file"]
+            path.write_text(json.dumps(entry["record"]) + "\n", encoding="utf-8")
+            if isinstance(entry["record"].get("sgf_text"), str):
+                path.with_suffix(".sgf").write_text(entry["record"]["sgf_text"], encoding="utf-8")
         with open(self.directory / LEDGER, "a", encoding="utf-8") as out:
             out.write(json.dumps(line) + "\n")
 

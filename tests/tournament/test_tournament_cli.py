@@ -92,6 +92,13 @@ def test_a_gauntlet_with_external_engines_reports_their_faults(tmp_path):
     assert page.count("illegal move") >= 2 and page.count("href='records/") >= 2
     for e in illegal_games:
         assert f"href='records/{e['file']}'" in page
+    good_game = next(e for e in entries if good in (e["first"], e["second"]))
+    sgf = (report / "records" / good_game["file"]).with_suffix(".sgf")  # Go's own record form, for bots replay
+    assert sgf.read_text().startswith("(;") and "GM[1]" in sgf.read_text()
+    png = tmp_path / "final.png"
+    shown = bots("replay", str(sgf), "--to-png", str(png))
+    assert shown.returncode == 0, shown.stderr
+    assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
 
 @pytest.mark.parametrize("args, message", [
