@@ -10,12 +10,34 @@ message saying what never happened, instead of an assertion on a state that came
 from __future__ import annotations
 
 import asyncio
+import re
+import subprocess
+import sys
+import threading
 import time
+from pathlib import Path
 from typing import Any, Awaitable, Callable
 
 import pytest
 
 POLL = 0.005  # seconds between two looks at a condition
+ROOT = Path(__file__).resolve().parents[1]
+# `bots ARGS` with Ctrl-C handled as in an interactive shell, even if the test runner itself was started
+# with SIGINT ignored (a background job), which the child would inherit.
+WITH_SIGINT = [sys.executable, "-c", "import signal, sys; signal.signal(signal.SIGINT, signal.default_int_handler); "
+               "from bots.cli import main; sys.exit(main(sys.argv[1:]))"]
+
+
+def server(*args: str) -> tuple[subprocess.Popen, int]:
+    """One of our servers (`bots serve ...`) on a free port (port 0), and the port it logged."""
+    proc = subprocess.Popen([*WITH_SIGINT, "--log-format", "json", *args, "--port", "0"], cwd=ROOT,
+                            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    for line in proc.stderr:
+        found = re.search(r'"(?:port|url)": "?(?:http://127\.0\.0\.1:)?(\d+)', line)
+        if "listening" in line and found:
+            threading.Thread(target=proc.stderr.read, daemon=True).start()  # keep it drained
+            return proc, int(found.group(1))
+    raise AssertionError(f"the server did not start: {proc.wait()}")
 
 
 async def until(predicate: Callable[[], Any], timeout: float = 5.0, what: str = "") -> None:

@@ -19,6 +19,7 @@ from pathlib import Path
 import pytest
 
 from bots import cli, cmdline
+from tests.helpers import WITH_SIGINT
 
 ROOT = Path(__file__).resolve().parents[1]
 BOTS = [sys.executable, "-m", "bots.cli"]
@@ -389,12 +390,6 @@ def logged(predicate):
     return check
 
 
-# `bots ARGS` with Ctrl-C handled as in an interactive shell, even if the test runner itself was started
-# with SIGINT ignored (a background job), which the child would inherit.
-WITH_SIGINT = [sys.executable, "-c", "import signal, sys; signal.signal(signal.SIGINT, signal.default_int_handler); "
-               "from bots.cli import main; sys.exit(main(sys.argv[1:]))"]
-
-
 def start(*args: str) -> subprocess.Popen:
     return subprocess.Popen([*WITH_SIGINT, *args], cwd=ROOT, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True)
@@ -597,12 +592,6 @@ def test_a_port_in_use_is_one_line_and_exit_2(command):
         port = taken.getsockname()[1]
         line = one_error_line(bots(*command, "--port", str(port), timeout=60))
     assert f"127.0.0.1:{port}" in line and "in use" in line
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 @pytest.mark.parametrize("game", ["gopher", "go"])

@@ -17,7 +17,6 @@ import subprocess
 import sys
 import threading
 import time
-from pathlib import Path
 
 import pytest
 
@@ -27,11 +26,8 @@ from bots import decide as decide_mod
 from bots import settings
 from bots.gopher.rules import start as gopher_start
 from bots.runner import SearchRunner
+from tests.helpers import ROOT, WITH_SIGINT, server
 
-ROOT = Path(__file__).resolve().parents[1]
-# SIGINT as a terminal's Ctrl-C: Python's own handler, even if pytest runs with SIGINT ignored
-WITH_SIGINT = [sys.executable, "-c", "import signal, sys; signal.signal(signal.SIGINT, signal.default_int_handler); "
-               "from bots.cli import main; sys.exit(main(sys.argv[1:]))"]
 PROMPT = "(or help, quit): "
 
 
@@ -85,18 +81,6 @@ class Seat:
         if self.proc.poll() is None:
             self.proc.kill()
         self.proc.wait()
-
-
-def server(*args: str) -> tuple[subprocess.Popen, int]:
-    """One of our servers on a free port (port 0), and the port it logged."""
-    proc = subprocess.Popen([*WITH_SIGINT, "--log-format", "json", *args, "--port", "0"], cwd=ROOT,
-                            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-    for line in proc.stderr:
-        found = re.search(r'"(?:port|url)": "?(?:http://127\.0\.0\.1:)?(\d+)', line)
-        if "listening" in line and found:
-            threading.Thread(target=proc.stderr.read, daemon=True).start()  # keep it drained
-            return proc, int(found.group(1))
-    raise AssertionError(f"the server did not start: {proc.wait()}")
 
 
 def legal(text: str) -> list[str]:

@@ -14,7 +14,7 @@ from bots import records, settings
 from bots.twilight.referee import Referee, RefereeConfig
 from bots.twilight.maps import load_map
 from bots.twilight.session import TwilightBot, play
-from tests.helpers import reached
+from tests.helpers import reached, server
 
 ARENA_KEYS = {"players", "winner_name", "timeouts", "latencies", "violations", "map", "plies"}
 
@@ -173,3 +173,34 @@ def test_daemon_config_takes_a_record_directory_per_bot_or_for_all(tmp_path):
     config.write_text('[[bot]]\nname = "a"\ngame = "twilight"\nhost = "h"\nport = 5555\nrecord = 3\n')
     with pytest.raises(settings.SettingsError, match="record must be str"):
         settings.load(config)
+
+
+@pytest.mark.parametrize("game", ["gopher", "go"])
+def test_a_client_of_a_gnd_or_cgos_server_records_its_games_and_replay_reads_them(game, tmp_path):
+    """`bots play gopher --record` (JSON) and `bots play go --record` (SGF) on our own servers:
+    one file per game, our think times as we measured them, and `bots replay` reads it."""
+    folder = tmp_path / "games"
+    if game == "gopher":
+        proc, port = server("serve", "gnd", "--game", "gopher", "--size", "3", "--random", "--time", "300")
+        args = ["play", "gopher", "--server", f"http://127.0.0.1:{port}/", "--password", "pw"]
+    else:
+        proc, port = server("serve", "cgos", "--random", "--size", "5", "--time", "300")
+        args = ["play", "go", "--cgos", f"127.0.0.1:{port}", "--name", "recorder", "--password", "secret"]
+    try:
+        done = bots(*args, "--player", "random", "--games", "1", "--workers", "1", "--record", str(folder))
+    finally:
+        proc.kill()
+        proc.wait()
+    assert done.returncode == 0, done.stderr
+    [path] = recorded(folder, "json" if game == "gopher" else "sgf")
+    if game == "gopher":
+        record = json.loads(path.read_text())
+        assert record["think_measured_by"] == "client" and record["turns"], record
+        assert all(t["think"] >= 0 for t in record["turns"])
+        last = len(record["turns"])
+    else:
+        text = path.read_text()
+        assert "measured by the client" in text and text.count(";B[") + text.count(";W[") >= 2, text
+        last = text.count(";B[") + text.count(";W[")
+    shown = replay(path, f"{last}\nq\n")  # jump to the last move
+    assert shown.returncode == 0 and f"move {last}/{last}" in shown.stdout, (shown.stdout[-1500:], shown.stderr)
