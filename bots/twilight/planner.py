@@ -43,7 +43,7 @@ from protocol.twilight import Move
 from search.budget import Budget, SearchResult
 from search.minimax import search
 
-from .rules import HUMAN_RATIO, MONSTER_RATIO, State, Species, battle_outcomes, distance as _d
+from .rules import HUMAN_RATIO, MONSTER_RATIO, State, Species, battle_outcomes, distance as _d, win_probability
 from .tactics import Order, combine, fits
 
 FAR = 1 << 20
@@ -200,7 +200,7 @@ def _move(x: int, y: int, n: int, cell) -> Order:
     return () if cell is None else (Move(x, y, n, cell[0], cell[1]),)
 
 
-def group_orders(b: _Board, group, gamma: float, may_split: bool, per_group: int) -> list[Order]:
+def group_orders(b: _Board, group, gamma: float, may_split: bool, per_group: int, odds: float) -> list[Order]:
     """What one group may do this ply, most promising first; () (stay) is last."""
     x, y, n = group
     orders: list[Order] = []
@@ -223,10 +223,10 @@ def group_orders(b: _Board, group, gamma: float, may_split: bool, per_group: int
     if friends:
         fx, fy, _ = min(friends, key=lambda g: (_d(x, y, g[0], g[1]), -g[2]))
         orders.append(_move(x, y, n, b.step(x, y, n, fx, fy)))
-    # random battles against an adjacent enemy at odds of 1 in 4 or better (P >= 0.25): taken
-    # when they are worth it, and seen as the opponent's option when it is the one to move
+    # random battles against an adjacent enemy at `odds` or better: taken when they are worth
+    # it, and seen as the opponent's option when it is the one to move
     for ex, ey, en in b.enemies:
-        if 2 * n >= en and n < MONSTER_RATIO * en and _d(x, y, ex, ey) == 1:
+        if win_probability(n, en) >= odds and n < MONSTER_RATIO * en and _d(x, y, ex, ey) == 1:
             orders.append((Move(x, y, n, ex, ey),))
     if not b.humans and b.enemies and not kills:  # endgame: close in on the nearest enemy
         ex, ey, _ = min(b.enemies, key=lambda e: _d(x, y, e[0], e[1]))
@@ -274,29 +274,22 @@ def splits(b: _Board, group, targets) -> list[Order]:
 
 
 class PlannerModel:
-    def __init__(self, me: Species, root: State, gamma: float, max_groups: int, width: int, per_group: int,
-                 scale: float, risk: float, claim: float, their_risk: float = 0.25) -> None:
+    def __init__(self, me: Species, root: State, params: "Planner") -> None:
         self.me = me
         # What is at stake is measured once, at the root: a battle lost in the search then costs
         # the units it destroys, not a share of what is left (a 2-1 lead after losing 34 units
         # is not worth the 36-10 lead it came from).
         self.root_total = root.population(me) + root.population(me.other) + sum(h[2] for h in root.humans)
-        self.risk_premium = risk
-        self.their_risk = their_risk
-        self.claim = claim
-        self.gamma = gamma
-        self.max_groups = max_groups
-        self.width = width
-        self.per_group = per_group
-        self.scale = scale
+        self.p = params
         self.root_ply = root.ply
 
     def actions(self, state: State) -> list[Order]:
         b = _Board(state)
-        may_split = len(b.ours) < self.max_groups
-        per_group = [group_orders(b, g, self.gamma, may_split, self.per_group)
+        p = self.p
+        may_split = len(b.ours) < p.max_groups
+        per_group = [group_orders(b, g, p.gamma, may_split, p.per_group, p.odds)
                      for g in sorted(b.ours, key=lambda g: -g[2])]
-        width = self.width if state.ply == self.root_ply else max(8, self.width // 2)
+        width = p.width if state.ply == self.root_ply else max(8, p.width // 2)
         actions = [a for a in combine(per_group, width) if fits(state, a)]
         return actions or [m for m in state.legal_moves()]
 
@@ -333,17 +326,17 @@ class PlannerModel:
         left = state.max_plies - state.ply
         left_mine = (left + (1 if mine_first else 0)) // 2
         left_theirs = (left + (0 if mine_first else 1)) // 2
-        gm, gt = race(state.humans, ours, theirs, mine_first, self.gamma, left_mine, left_theirs)
+        gm, gt = race(state.humans, ours, theirs, mine_first, self.p.gamma, left_mine, left_theirs)
         if mine_first:
             kills, exposed = tactics(ours, theirs)
             tact = kills - 0.25 * exposed
         else:
             kills, exposed = tactics(theirs, ours)
             tact = -kills + 0.25 * exposed
-        diff = po - pt + self.claim * (gm - gt) + tact
+        diff = po - pt + self.p.claim * (gm - gt) + tact
         # What is at stake: a quarter of the armies and humans at the root; a lead counts for
         # more as the end comes near (the last 60 plies).
-        scale = self.scale * max(2.0, 0.25 * self.root_total) * max(0.1, min(1.0, left / 60))
+        scale = self.p.scale * max(2.0, 0.25 * self.root_total) * max(0.1, min(1.0, left / 60))
         return math.tanh(diff / scale) + 0.05 * diff / total
 
     def risk(self, state: State, values: list[tuple[float, float]]) -> float:
@@ -353,7 +346,7 @@ class PlannerModel:
         game a coin flip).  Theirs costs a little less, so a coin flip that cannot be avoided
         is left to the opponent to start."""
         mean = sum(p * v for p, v in values)
-        premium = self.risk_premium if state.to_move == self.me else self.their_risk
+        premium = self.p.risk if state.to_move == self.me else self.p.their_risk
         return mean - premium * math.sqrt(max(0.0, sum(p * (v - mean) ** 2 for p, v in values)))
 
 
@@ -369,7 +362,8 @@ class Planner:
     scale: float = 1.0  # larger: closer to maximising the expected difference; smaller: more careful
     risk: float = 0.3  # a random battle we start costs us this many standard deviations of its outcome
     their_risk: float = 0.25  # and one the opponent starts, this many
-    claim: float = 0.5  # a human claimed (reached first) counts this much of a converted one
+    claim: float = 0.75  # a human claimed (reached first) counts this much of a converted one
+    odds: float = 0.25  # the lowest chance of winning of a random battle either side is seen to start
 
     def __post_init__(self) -> None:
         if not 0 < self.gamma <= 1:
@@ -379,8 +373,8 @@ class Planner:
                 raise ValueError(f"{name} must be at least 1")
         if not self.scale > 0 or not self.risk >= 0 or not self.their_risk >= 0:
             raise ValueError("scale must be > 0, risk and their_risk >= 0")
+        if not 0 <= self.odds <= 1:
+            raise ValueError("odds must be in [0, 1]")
 
     def choose(self, state: State, context: dict, budget: Budget) -> SearchResult:
-        model = PlannerModel(state.to_move, state, self.gamma, self.max_groups, self.width, self.per_group,
-                             self.scale, self.risk, self.claim, self.their_risk)
-        return search(state, model, budget, self.max_depth, partial=True)
+        return search(state, PlannerModel(state.to_move, state, self), budget, self.max_depth, partial=True)

@@ -21,9 +21,7 @@ V, W = Species.VAMPIRES, Species.WEREWOLVES
 
 
 def model(state: State, **options) -> PlannerModel:
-    p = Planner(**options)
-    return PlannerModel(state.to_move, state, p.gamma, p.max_groups, p.width, p.per_group, p.scale, p.risk,
-                        p.claim)
+    return PlannerModel(state.to_move, state, Planner(**options))
 
 
 def positions(seed: int):
@@ -118,7 +116,7 @@ def test_prefers_a_sure_camp_to_a_two_thirds_battle():
 def test_splits_toward_several_camps():
     state = load_map("splitiskey")  # 6 vampires, three camps of 2 on their side
     b = _Board(state)
-    orders = group_orders(b, state.vampires[0], 0.85, True, 12)
+    orders = group_orders(b, state.vampires[0], 0.85, True, 12, 0.25)
     three = [o for o in orders if len(o) == 3]
     assert three and {m.count for m in three[0]} == {2}
 
