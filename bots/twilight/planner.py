@@ -25,9 +25,9 @@ enemy that could make the game a coin flip (the seeds' players take such gambles
 
 Move generation (for both sides: no speculation that the opponent never splits): per
 group, kills, the best camps by different first steps, flights from a group 1.5x larger,
-merges, splits in two or three parts each aimed at a camp it converts, attacks at odds of
-1 in 4 or better, every safe step when few ideas are left, and staying.  A step picks,
-among the cells that bring it closer, one no bigger enemy can reach, converting camps on
+merges, splits in two or three parts each aimed at a camp it converts, random battles against
+a neighbour at any odds (a side that is losing anyway gambles), every safe step when few
+ideas are left, and staying.  A step picks, among the cells that bring it closer, one no bigger enemy can reach, converting camps on
 the way.  Joint actions combine the groups' orders, best first.  Search: alpha-beta with a
 transposition table and iterative deepening to the deadline, keeping the part of an
 unfinished iteration that is done (search.minimax with partial=True).
@@ -363,7 +363,7 @@ class Planner:
     risk: float = 0.3  # a random battle we start costs us this many standard deviations of its outcome
     their_risk: float = 0.25  # and one the opponent starts, this many
     claim: float = 0.75  # a human claimed (reached first) counts this much of a converted one
-    odds: float = 0.25  # the lowest chance of winning of a random battle either side is seen to start
+    odds: float = 0.0  # the lowest chance of winning of a random battle either side is seen to start
 
     def __post_init__(self) -> None:
         if not 0 < self.gamma <= 1:
