@@ -121,6 +121,15 @@ def test_splits_toward_several_camps():
     assert three and {m.count for m in three[0]} == {2}
 
 
+def test_a_losing_sides_long_odds_gamble_is_a_move_the_search_sees():
+    # 14 werewolves next to 35 vampires: a 20% battle, the one chance of a side losing anyway
+    state = State(6, 8, ((7, 0, 5),), ((2, 2, 35),), ((1, 1, 14),), W)
+    gamble = (Move(1, 1, 14, 2, 2),)
+    assert math.isclose(win_probability(14, 35), 0.2)
+    assert gamble in group_orders(_Board(state), state.werewolves[0], 0.85, True, 12, Planner().odds)
+    assert gamble not in group_orders(_Board(state), state.werewolves[0], 0.85, True, 12, 0.25)
+
+
 def test_searches_within_its_budget_and_deeper_than_one_ply():
     state = load_map("testmap2")
     t0 = time.monotonic()
@@ -130,6 +139,6 @@ def test_searches_within_its_budget_and_deeper_than_one_ply():
 
 
 def test_options_are_checked():
-    for bad in ({"gamma": 0}, {"gamma": 1.5}, {"max_depth": 0}, {"scale": 0}, {"risk": -1}):
+    for bad in ({"gamma": 0}, {"gamma": 1.5}, {"max_depth": 0}, {"scale": 0}, {"risk": -1}, {"odds": 1.5}):
         with pytest.raises(ValueError):
             Planner(**bad)
