@@ -57,21 +57,12 @@ def race(humans, mine, theirs, mine_first: bool, gamma: float, left_mine: int, l
     """Discounted humans each side converts before the other (see the module docstring)."""
     got_m: dict[int, list] = {}
     got_t: dict[int, list] = {}
+    pair_m, pair_t = _biggest_two(mine), _biggest_two(theirs)
     for hx, hy, c in humans:
-        dm = dt = FAR
-        gm = gt = -1
-        for i, (x, y, n) in enumerate(mine):
-            if n >= c:
-                d = _d(x, y, hx, hy)
-                if d < dm:
-                    dm, gm = d, i
-        for i, (x, y, n) in enumerate(theirs):
-            if n >= c:
-                d = _d(x, y, hx, hy)
-                if d < dt:
-                    dt, gt = d, i
+        dm, gm = _nearest(mine, hx, hy, c)
+        dt, gt = _nearest(theirs, hx, hy, c)
         if dm == dt == FAR:  # no group is big enough alone: two that merge first may be
-            dm, dt = _merged(mine, hx, hy, c), _merged(theirs, hx, hy, c)
+            dm, dt = _merged(pair_m, hx, hy, c), _merged(pair_t, hx, hy, c)
             c, gm, gt = c / 2, -1, -1  # half: a plan, not a claim
         if dm < dt or (dm == dt and mine_first and dm < FAR):
             if dm <= left_mine:
@@ -81,14 +72,29 @@ def race(humans, mine, theirs, mine_first: bool, gamma: float, left_mine: int, l
     return _tour(got_m, gamma), _tour(got_t, gamma)
 
 
-def _merged(groups, hx: int, hy: int, c: int) -> int:
+def _nearest(groups, hx: int, hy: int, c: int) -> tuple[int, int]:
+    """(distance, index) of the nearest group able to convert `c` humans alone, or (FAR, -1)."""
+    best, index = FAR, -1
+    for i, (x, y, n) in enumerate(groups):
+        if n >= c:
+            d = max(abs(x - hx), abs(y - hy))
+            if d < best:
+                best, index = d, i
+    return best, index
+
+
+def _biggest_two(groups):
+    return sorted(groups, key=lambda g: -g[2])[:2] if len(groups) >= 2 else None
+
+
+def _merged(pair, hx: int, hy: int, c: int) -> int:
     """Moves for the two biggest groups to meet and reach a camp neither converts alone."""
-    if len(groups) < 2:
+    if pair is None:
         return FAR
-    (ax, ay, an), (bx, by, bn) = sorted(groups, key=lambda g: -g[2])[:2]
+    (ax, ay, an), (bx, by, bn) = pair
     if an + bn < c:
         return FAR
-    return max(_d(ax, ay, hx, hy), _d(bx, by, hx, hy)) + 1
+    return max(abs(ax - hx), abs(ay - hy), abs(bx - hx), abs(by - hy)) + 1
 
 
 def _tour(claimed: dict[int, list], gamma: float) -> float:
