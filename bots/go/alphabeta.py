@@ -14,7 +14,8 @@ The seed's design, kept:
   1e-15 next to 40, so the increment here is 1e-9).
 
 Kept better than the seed: the search runs by iterative deepening up to that depth and
-stops at the move's deadline with the best move of the last completed depth, moves are
+stops at the move's deadline (or its node budget, when the budget has one: then the depth
+goes up to `max_depth`) with the best move of the last completed depth, moves are
 ordered by captures (and the previous depth's best move first), and own eyes are never
 filled.  Positions inside the search know simple ko only; the root's moves are filtered by
 the full rules (superko).
@@ -79,8 +80,9 @@ class AlphaBeta:
             if move is not None:
                 return SearchResult(move, 0.0, 0, 0, time.monotonic() - start)
         time_left = (context or {}).get("time_left")
-        depth = self._target_depth(time_left)
-        move, value, reached, nodes = self._search(state, depth, budget.deadline - 0.01)
+        # a node budget makes the move reproducible: deepen to max_depth until the nodes run out
+        depth = self.max_depth if budget.nodes else self._target_depth(time_left)
+        move, value, reached, nodes = self._search(state, depth, budget.deadline - 0.01, budget.nodes)
         used = time.monotonic() - start
         self._adapt(used, state, time_left)
         return SearchResult(move, value, reached, nodes, used)
@@ -117,7 +119,8 @@ class AlphaBeta:
             self._depth -= 1
 
     # -- the search ----------------------------------------------------------------------------
-    def _search(self, state: State, depth: int, deadline: float) -> tuple[int, float, int, int]:
+    def _search(self, state: State, depth: int, deadline: float,
+                node_limit: int | None = None) -> tuple[int, float, int, int]:
         B, S = to_kernel(state)
         me = state.to_move
         size = state.size
@@ -131,6 +134,7 @@ class AlphaBeta:
         root.sort(key=lambda p: -caps[p])
         self._nodes = 0
         self._deadline = deadline
+        self._node_limit = node_limit or 1 << 62
         self._me = me
         buf = np.empty((depth + 2, B.shape[1]), np.int32)
         best, best_value, reached = root[0], 0.0, 0
@@ -155,7 +159,7 @@ class AlphaBeta:
     def _negamax(self, B0, S0, move, depth, alpha, beta, buf) -> float:
         """The value, for the side to move after `move`, of playing `move` in (B0, S0)."""
         self._nodes += 1
-        if self._nodes & 255 == 0 and time.monotonic() > self._deadline:
+        if self._nodes >= self._node_limit or (self._nodes & 255 == 0 and time.monotonic() > self._deadline):
             raise _Timeout
         B, S = B0.copy(), S0.copy()
         K.play(B, S, move)

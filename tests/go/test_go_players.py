@@ -497,6 +497,15 @@ def test_alphabeta_search_stops_at_its_deadline():
     assert state.is_legal(move) and 1 <= reached < 6 and nodes > 0
 
 
+def test_alphabeta_node_budget_caps_the_search_and_repeats_its_move(monkeypatch):
+    monkeypatch.setattr(book, "lines", lambda: [])
+    state = from_moves(9, ["E5", "E4", "D4", "D5", "C5", "F4", "D6", "F5", "E6", "F6", "C4", "D3"])
+    small = [AlphaBeta(seed=1).choose(state, None, Budget(60.0, nodes=500)) for _ in range(2)]
+    big = AlphaBeta(seed=1).choose(state, None, Budget(60.0, nodes=5000))
+    assert small[0].nodes == small[1].nodes == 500 and small[0].move == small[1].move
+    assert 1 <= small[0].depth < big.depth and big.nodes == 5000
+
+
 LINE = ["E5", "C3", "G7", "C7", "G3", "E3", "E7", "C5", "G5", "D4", "F6", "D6", "F4", "B5", "H5", "B3"]
 
 
@@ -686,7 +695,7 @@ def test_build_produces_a_consistent_book():
 # -- strength smoke test -----------------------------------------------------------------------
 
 @pytest.mark.parametrize("name, params, budget", [
-    ("alphabeta", {"seed": "3"}, Budget(0.05)),
+    ("alphabeta", {"seed": "3"}, Budget(30.0, nodes=600)),
     ("mcts", {"seed": "3", "capacity": "100000"}, Budget(5.0, nodes=300)),
 ])
 def test_strong_players_beat_random(name, params, budget):
