@@ -58,9 +58,27 @@ def race(humans, mine, theirs, mine_first: bool, gamma: float, left_mine: int, l
     got_m: dict[int, list] = {}
     got_t: dict[int, list] = {}
     pair_m, pair_t = _biggest_two(mine), _biggest_two(theirs)
+    mine, theirs = list(enumerate(mine)), list(enumerate(theirs))
     for hx, hy, c in humans:
-        dm, gm = _nearest(mine, hx, hy, c)
-        dt, gt = _nearest(theirs, hx, hy, c)
+        # the nearest group of each side able to convert `c` humans alone (inlined: the hot loop)
+        dm, gm = FAR, -1
+        for i, (x, y, n) in mine:
+            if n >= c:
+                d = abs(x - hx)
+                e = abs(y - hy)
+                if e > d:
+                    d = e
+                if d < dm:
+                    dm, gm = d, i
+        dt, gt = FAR, -1
+        for i, (x, y, n) in theirs:
+            if n >= c:
+                d = abs(x - hx)
+                e = abs(y - hy)
+                if e > d:
+                    d = e
+                if d < dt:
+                    dt, gt = d, i
         if dm == dt == FAR:  # no group is big enough alone: two that merge first may be
             dm, dt = _merged(pair_m, hx, hy, c), _merged(pair_t, hx, hy, c)
             c, gm, gt = c / 2, -1, -1  # half: a plan, not a claim
@@ -70,17 +88,6 @@ def race(humans, mine, theirs, mine_first: bool, gamma: float, left_mine: int, l
         elif dt < FAR and dt <= left_theirs:
             got_t.setdefault(gt, []).append((dt, c))
     return _tour(got_m, gamma), _tour(got_t, gamma)
-
-
-def _nearest(groups, hx: int, hy: int, c: int) -> tuple[int, int]:
-    """(distance, index) of the nearest group able to convert `c` humans alone, or (FAR, -1)."""
-    best, index = FAR, -1
-    for i, (x, y, n) in enumerate(groups):
-        if n >= c:
-            d = max(abs(x - hx), abs(y - hy))
-            if d < best:
-                best, index = d, i
-    return best, index
 
 
 def _biggest_two(groups):
@@ -131,7 +138,7 @@ def tactics(attackers, victims) -> tuple[float, float]:
 class _Board:
     """Per-node lookups for move generation."""
 
-    __slots__ = ("state", "side", "cells", "ours", "enemies", "humans")
+    __slots__ = ("state", "side", "cells", "ours", "enemies", "humans", "_steps")
 
     def __init__(self, state: State) -> None:
         self.state = state
@@ -147,40 +154,53 @@ class _Board:
         for x, y, n in self.enemies:
             cells[(x, y)] = (2, n)
         self.cells = cells
+        self._steps: dict = {}
 
     def danger(self, x: int, y: int, part: int) -> int:
         """How many enemy groups able to kill `part` units could reach (x, y) next ply."""
         return sum(1 for ex, ey, en in self.enemies if en >= MONSTER_RATIO * part and _d(ex, ey, x, y) <= 1)
 
-    def contact(self, x: int, y: int, part: int) -> int:
-        """Enemy groups that could attack `part` units on (x, y) next ply at odds of 1 in 4 or better."""
-        return sum(1 for ex, ey, en in self.enemies
-                   if 2 * en >= part and en < MONSTER_RATIO * part and _d(ex, ey, x, y) <= 1)
+    def _threat(self, x: int, y: int, part: int) -> float:
+        """100 per enemy group able to kill `part` units on (x, y) next ply, and 10 per one that
+        could attack them there at odds of 1 in 4 or better."""
+        threat = 0.0
+        for ex, ey, en in self.enemies:
+            if -1 <= ex - x <= 1 and -1 <= ey - y <= 1 and 2 * en >= part:
+                threat += 100.0 if en >= MONSTER_RATIO * part else 10.0
+        return threat
 
     def step(self, x: int, y: int, part: int, tx: int, ty: int) -> tuple[int, int] | None:
         """The best next cell toward (tx, ty) for `part` units, or None."""
+        key = (x, y, part, tx, ty)
+        steps = self._steps
+        if key in steps:
+            return steps[key]
         d0 = _d(x, y, tx, ty)
-        if d0 == 0:
-            return None
-        state = self.state
         best, best_score = None, None
-        for dy in (-1, 0, 1):
-            for dx in (-1, 0, 1):
-                nx, ny = x + dx, y + dy
-                if (not (dx or dy) or not (0 <= nx < state.cols and 0 <= ny < state.rows)
-                        or _d(nx, ny, tx, ty) != d0 - 1):
+        if d0:
+            cols, rows, cells = self.state.cols, self.state.rows, self.cells
+            for dy in (-1, 0, 1):
+                ny = y + dy
+                if not 0 <= ny < rows or abs(ty - ny) >= d0:
                     continue
-                score = 0.0
-                kind, n = self.cells.get((nx, ny), (-1, 0))
-                if (nx, ny) != (tx, ty):
-                    if kind == 0:
-                        score += n if part >= HUMAN_RATIO * n else -1000.0  # a camp on the way
-                    elif kind == 2:
-                        score += n if part >= MONSTER_RATIO * n else -1000.0
-                score -= 100.0 * self.danger(nx, ny, part) + 10.0 * self.contact(nx, ny, part)
-                score -= 0.01 * (abs(tx - nx) + abs(ty - ny))  # straight rather than zig-zag
-                if best_score is None or score > best_score:
-                    best, best_score = (nx, ny), score
+                for dx in (-1, 0, 1):
+                    nx = x + dx
+                    if not (dx or dy) or not 0 <= nx < cols or abs(tx - nx) >= d0:
+                        continue
+                    if abs(tx - nx) != d0 - 1 and abs(ty - ny) != d0 - 1:
+                        continue
+                    score = 0.0
+                    kind, n = cells.get((nx, ny), (-1, 0))
+                    if nx != tx or ny != ty:
+                        if kind == 0:
+                            score += n if part >= HUMAN_RATIO * n else -1000.0  # a camp on the way
+                        elif kind == 2:
+                            score += n if part >= MONSTER_RATIO * n else -1000.0
+                    score -= self._threat(nx, ny, part)
+                    score -= 0.01 * (abs(tx - nx) + abs(ty - ny))  # straight rather than zig-zag
+                    if best_score is None or score > best_score:
+                        best, best_score = (nx, ny), score
+        steps[key] = best
         return best
 
     def flee(self, x: int, y: int, part: int, threats) -> list[tuple[int, int]]:
