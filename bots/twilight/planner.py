@@ -58,27 +58,23 @@ def race(humans, mine, theirs, mine_first: bool, gamma: float, left_mine: int, l
     got_m: dict[int, list] = {}
     got_t: dict[int, list] = {}
     pair_m, pair_t = _biggest_two(mine), _biggest_two(theirs)
-    mine, theirs = list(enumerate(mine)), list(enumerate(theirs))
+    sides = (list(enumerate(mine)), list(enumerate(theirs)))
     for hx, hy, c in humans:
-        # the nearest group of each side able to convert `c` humans alone (inlined: the hot loop)
-        dm, gm = FAR, -1
-        for i, (x, y, n) in mine:
-            if n >= c:
-                d = abs(x - hx)
-                e = abs(y - hy)
-                if e > d:
-                    d = e
-                if d < dm:
-                    dm, gm = d, i
-        dt, gt = FAR, -1
-        for i, (x, y, n) in theirs:
-            if n >= c:
-                d = abs(x - hx)
-                e = abs(y - hy)
-                if e > d:
-                    d = e
-                if d < dt:
-                    dt, gt = d, i
+        # (distance, index) of each side's nearest group able to convert `c` humans alone
+        # (inlined: the evaluation's hot loop)
+        nearest = []
+        for groups in sides:
+            best, index = FAR, -1
+            for i, (x, y, n) in groups:
+                if n >= c:
+                    d = abs(x - hx)
+                    e = abs(y - hy)
+                    if e > d:
+                        d = e
+                    if d < best:
+                        best, index = d, i
+            nearest.append((best, index))
+        (dm, gm), (dt, gt) = nearest
         if dm == dt == FAR:  # no group is big enough alone: two that merge first may be
             dm, dt = _merged(pair_m, hx, hy, c), _merged(pair_t, hx, hy, c)
             c, gm, gt = c / 2, -1, -1  # half: a plan, not a claim
