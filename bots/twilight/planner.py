@@ -192,7 +192,8 @@ class _Board:
                             score += n if part >= HUMAN_RATIO * n else -1000.0  # a camp on the way
                         elif kind == 2:
                             score += n if part >= MONSTER_RATIO * n else -1000.0
-                    score -= self._threat(nx, ny, part)
+                    grown = part + n if kind == 0 and part >= HUMAN_RATIO * n else part  # converted there
+                    score -= self._threat(nx, ny, grown)
                     score -= 0.01 * (abs(tx - nx) + abs(ty - ny))  # straight rather than zig-zag
                     if best_score is None or score > best_score:
                         best, best_score = (nx, ny), score
@@ -239,6 +240,9 @@ def group_orders(b: _Board, group, gamma: float, may_split: bool, per_group: int
             toward_camps.append(order)
             if len(toward_camps) == 3:
                 break
+    # a camp converted now is always a candidate, whatever the ranking says of farther ones
+    now = sorted(((c, hx, hy) for hx, hy, c in b.humans if c <= n and _d(x, y, hx, hy) == 1), reverse=True)
+    orders += [(Move(x, y, n, hx, hy),) for _, hx, hy in now[:2]]
     orders += toward_camps
     if threats:
         orders[:0] = [_move(x, y, n, cell) for cell in b.flee(x, y, n, threats)]

@@ -130,6 +130,18 @@ def test_a_losing_sides_long_odds_gamble_is_a_move_the_search_sees():
     assert gamble not in group_orders(_Board(state), state.werewolves[0], 0.85, True, 12, 0.25)
 
 
+def test_a_camp_converted_now_is_always_an_order():
+    # gen_486593_10x28_23 at ply 3 (a game lost to `expecti` at ply 5): the 6 werewolves could
+    # convert the 2 humans next to them, ranked 10th of their camps by size and distance; the
+    # search did not see it and walked the vampires next to them, and 8 werewolves came back
+    state = State(28, 10, ((1, 14, 2), (1, 15, 5), (1, 16, 6), (1, 18, 3), (1, 20, 6), (2, 10, 9),
+                           (3, 15, 8), (4, 6, 6), (4, 18, 4), (5, 8, 9), (5, 9, 4), (5, 13, 2),
+                           (6, 12, 8), (8, 7, 6), (8, 9, 3), (8, 11, 6), (8, 12, 5), (8, 13, 2)),
+                  ((6, 14, 6),), ((4, 13, 6),), W, ply=3)
+    orders = group_orders(_Board(state), state.werewolves[0], 0.85, True, 7, 0.0)
+    assert (Move(4, 13, 6, 5, 13),) in orders
+
+
 def test_searches_within_its_budget_and_deeper_than_one_ply():
     state = load_map("testmap2")
     t0 = time.monotonic()
