@@ -23,16 +23,15 @@ standard deviations whoever starts the battle (`risk` ours, `their_risk` the opp
 67% battle is taken only when the alternative is worse, and a group stays out of reach of an
 enemy that could make the game a coin flip (the seeds' players take such gambles).
 
-Move generation (for both sides: no speculation that the opponent never splits): per
-group, kills, the camps it converts now, the best camps by different first steps, flights
-from a group 1.5x larger, merges, splits in two or three parts each aimed at a camp it
-converts, random battles against a neighbour at any odds (a side that is losing anyway
-gambles), every safe step when few ideas are left, and staying.  A step picks, among the cells that bring it closer, one no
-bigger enemy can reach, converting camps on the way.  Joint actions combine the groups'
-orders, best first.  Search: alpha-beta with a transposition table and iterative deepening
-to the deadline, keeping the part of an unfinished iteration that is done (search.minimax
-with partial=True).
-"""
+Move generation (for both sides: no speculation that the opponent never splits): per group,
+kills, the camps it converts now, the best camps by different first steps, flights from a
+group 1.5x larger, merges, splits in two or three parts each aimed at a camp it converts,
+random battles against a neighbour at any odds (a side that is losing anyway gambles), every
+safe step when few ideas are left, and staying. A step picks, among the cells that bring it
+closer, one no bigger enemy can reach, converting camps on the way. Joint actions combine the
+groups' orders, best first. Search: alpha-beta with a transposition table and iterative
+deepening to the deadline, keeping the part of an unfinished iteration that is done
+(search.minimax with partial=True)."""
 
 from __future__ import annotations
 

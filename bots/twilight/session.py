@@ -27,7 +27,7 @@ from ..runner import SearchRunner
 from ..session import Client, GarbageGuard, SessionClosed
 from ..streams import Closed, Garbage, pump
 from .record import position
-from .rules import Species, State, apply_update, state_from_cells
+from .rules import HUMAN_RATIO, MONSTER_RATIO, Species, State, apply_update, distance, state_from_cells
 
 
 @dataclass(frozen=True)
@@ -249,12 +249,13 @@ def _take_updates(queue: asyncio.Queue) -> list[Upd]:
 
 
 def final_result(game: Game) -> tuple[State, str, bool]:
-    """(the position after our last MOV, "won"/"lost"/"draw", whether that is certain).
+    """(the position after our last MOV, "won"/"lost"/"draw"/"unknown", whether that is certain).
 
     END carries no result and no final UPD, so the client infers it: after our last MOV
     either our ply ended the game (an elimination, or the ply limit) or the opponent's next
-    ply did (it wiped us out, or reached the limit).  Our move's most probable outcome is
-    taken where a random battle decides it.
+    ply did (it wiped us out, lost its last units, forfeited, or reached the limit).  A game
+    the opponent could not have won on that ply is ours; one it could have ended either way is
+    "unknown".  Our move's most probable outcome is taken where a random battle decides it.
     """
     if game.sent is None:
         state, certain = game.state, False
@@ -265,7 +266,17 @@ def final_result(game: Game) -> tuple[State, str, bool]:
         certain = len(outcomes) == 1
     me = game.species
     if not state.is_terminal() and state.ply + 1 < state.max_plies:
-        # the opponent's ply ended it: it wiped us out (or it forfeited)
+        # the opponent's ply ended it: it wiped us out, it lost its last units in random battles
+        # (against us or humans), or it forfeited; one ply reaches only adjacent cells
+        ours, theirs = state.groups(me), state.groups(me.other)
+        wiped = all(any(distance(x, y, ex, ey) <= 1 for ex, ey, _ in theirs) for x, y, _ in ours)
+        died = all(any(distance(ex, ey, x, y) <= 1 and en < ratio * n
+                       for groups, ratio in ((ours, MONSTER_RATIO), (state.humans, HUMAN_RATIO)) for x, y, n in groups)
+                   for ex, ey, en in theirs)
+        if not wiped:
+            return state._replace(**{me.other.name.lower(): ()}), "won", False
+        if died:
+            return state, "unknown", False
         return state._replace(**{me.name.lower(): ()}), "lost", False
     ours, theirs = state.population(me), state.population(me.other)
     result = "won" if ours > theirs else "lost" if ours < theirs else "draw"

@@ -27,6 +27,22 @@ def test_a_game_ended_on_the_opponents_ply_is_a_loss_even_when_we_were_ahead():
     assert final.population(V) == 0
 
 
+def test_an_opponent_that_cannot_reach_all_our_groups_ended_the_game_by_losing():
+    # map8 at 2 s against expecti: 86 werewolves attacked our 85 and lost their last units;
+    # our 73 and 59 were out of their reach, so END on their ply is our win, not a loss
+    state = State(8, 8, ((3, 7, 2),), ((0, 3, 77), (6, 2, 73), (7, 4, 59)), ((1, 1, 86),), V, ply=24)
+    move = (Move(0, 3, 77, 0, 2), Move(6, 2, 73, 5, 1), Move(7, 4, 59, 6, 5))
+    final, result, certain = final_result(game_after(state, move))
+    assert (result, certain) == ("won", False)
+    assert final.population(W) == 0 and final.population(V) == 209
+
+
+def test_an_opponent_next_to_all_our_groups_and_they_to_it_may_have_ended_it_either_way():
+    state = State(6, 6, (), ((1, 1, 6),), ((3, 3, 7),), V, ply=10)
+    _, result, certain = final_result(game_after(state, (Move(1, 1, 6, 2, 2),)))
+    assert (result, certain) == ("unknown", False)
+
+
 def test_the_ply_limit_is_decided_by_population():
     state = State(6, 6, ((0, 0, 3),), ((1, 1, 5),), ((4, 4, 7),), V, ply=199, max_plies=200)
     final, result, certain = final_result(game_after(state, (Move(1, 1, 5, 0, 0),)))
