@@ -76,3 +76,12 @@ async def reached(awaitable: Awaitable[Any], what: str, timeout: float = 10.0,
         result = watching.result()  # raises what the task raised
         pytest.fail(f"{what}: never happened; the task ended first, returning {result!r}")
     pytest.fail(f"{what}: not within {timeout:g} s")
+
+
+def alive(pid: int) -> bool:
+    """Running (a zombie has exited and only waits to be reaped)."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return False
+    return stat.rsplit(")", 1)[1].split()[0] not in ("Z", "X")

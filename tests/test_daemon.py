@@ -25,7 +25,7 @@ from bots.settings import BotSettings, Settings
 from bots.twilight.maps import load_map
 from bots.twilight.referee import Referee, RefereeConfig
 from bots.twilight.session import TwilightBot, play
-from tests.helpers import until
+from tests.helpers import alive, until
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -425,15 +425,6 @@ def descendants(pid: int) -> set[int]:
                 out.add(child)
                 todo.append(child)
     return out
-
-
-def alive(pid: int) -> bool:
-    """Running (a zombie has exited and only waits to be reaped)."""
-    try:
-        stat = Path(f"/proc/{pid}/stat").read_text()
-    except OSError:
-        return False
-    return stat.rsplit(")", 1)[1].split()[0] not in ("Z", "X")
 
 
 def test_sigterm_stops_the_daemon_cleanly(tmp_path):

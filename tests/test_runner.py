@@ -15,7 +15,7 @@ from bots.twilight.maps import load_map
 from bots.twilight.players import greedy_action
 from bots.twilight.rules import is_legal
 from search.budget import Budget, SearchResult
-from tests.helpers import until, until_sync
+from tests.helpers import alive, until, until_sync
 
 
 def ignores_deadline(seconds: float, budget: Budget) -> SearchResult:
@@ -216,7 +216,7 @@ async def test_a_hung_worker_is_killed_alone_and_the_other_search_runs_on(runner
     assert report.fallback is None
     survivor = report.move
     (killed,) = set(pids) - {survivor}
-    await until(lambda: not _running(killed) and len(runner.worker_pids()) == runner.workers, timeout=10,
+    await until(lambda: not alive(killed) and len(runner.worker_pids()) == runner.workers, timeout=10,
                 what="the hung worker killed and replaced")
     assert survivor in runner.worker_pids()
     for _ in range(20):  # until a job reaches the replacement, which takes none before its warm-up
@@ -249,7 +249,7 @@ async def test_close_leaves_no_worker_behind():
     pids = runner.worker_pids()
     assert len(pids) == 2
     runner.close()
-    assert runner.worker_pids() == [] and not any(_running(p) for p in pids)
+    assert runner.worker_pids() == [] and not any(alive(p) for p in pids)
 
 
 def worker_state(budget: Budget) -> SearchResult:
@@ -291,14 +291,6 @@ if __name__ == "__main__":
 """
 
 
-def _running(pid: int) -> bool:
-    try:
-        with open(f"/proc/{pid}/stat") as f:
-            return f.read().rsplit(")", 1)[1].split()[0] != "Z"
-    except FileNotFoundError:
-        return False
-
-
 def test_workers_die_with_a_killed_owner(tmp_path):
     """kill -9 of the bots process leaves no search worker behind (issue 11)."""
     import subprocess
@@ -310,12 +302,12 @@ def test_workers_die_with_a_killed_owner(tmp_path):
                             text=True)
     try:
         pids = [int(p) for p in proc.stdout.readline().split()]
-        assert len(pids) == 2 and all(_running(p) for p in pids)
+        assert len(pids) == 2 and all(alive(p) for p in pids)
     finally:
         proc.kill()
         proc.wait()
         proc.stdout.close()
-    until_sync(lambda: not any(_running(p) for p in pids), timeout=5.0, what=f"workers {pids} gone")
+    until_sync(lambda: not any(alive(p) for p in pids), timeout=5.0, what=f"workers {pids} gone")
 
 
 async def test_a_runner_for_more_bots_than_cores_has_a_process_per_bot():
