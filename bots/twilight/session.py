@@ -270,17 +270,21 @@ def final_result(game: Game) -> tuple[State, str, bool]:
         # (against us or humans), or it forfeited; one ply reaches only adjacent cells
         ours, theirs = state.groups(me), state.groups(me.other)
         wiped = all(any(distance(x, y, ex, ey) <= 1 for ex, ey, _ in theirs) for x, y, _ in ours)
-        died = all(any(distance(ex, ey, x, y) <= 1 and en < ratio * n
-                       for groups, ratio in ((ours, MONSTER_RATIO), (state.humans, HUMAN_RATIO)) for x, y, n in groups)
-                   for ex, ey, en in theirs)
         if not wiped:
             return state._replace(**{me.other.name.lower(): ()}), "won", False
-        if died:
+        if all(_may_lose_a_battle(group, ours, state.humans) for group in theirs):
             return state, "unknown", False
         return state._replace(**{me.name.lower(): ()}), "lost", False
     ours, theirs = state.population(me), state.population(me.other)
     result = "won" if ours > theirs else "lost" if ours < theirs else "draw"
     return state, result, certain and state.is_terminal()
+
+
+def _may_lose_a_battle(group, monsters, humans) -> bool:
+    """Whether `group` is next to monsters or humans it could attack and lose to (no sure win)."""
+    gx, gy, n = group
+    return any(distance(gx, gy, x, y) <= 1 and n < ratio * m
+               for targets, ratio in ((monsters, MONSTER_RATIO), (humans, HUMAN_RATIO)) for x, y, m in targets)
 
 
 def _save(game: Game, bot: TwilightBot, result: str, certain: bool) -> None:
