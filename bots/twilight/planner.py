@@ -223,7 +223,7 @@ def _move(x: int, y: int, n: int, cell) -> Order:
     return () if cell is None else (Move(x, y, n, cell[0], cell[1]),)
 
 
-def group_orders(b: _Board, group, gamma: float, may_split: bool, per_group: int, odds: float) -> list[Order]:
+def group_orders(b: _Board, group, gamma: float, may_split: bool, per_group: int) -> list[Order]:
     """What one group may do this ply, most promising first; () (stay) is last."""
     x, y, n = group
     orders: list[Order] = []
@@ -249,11 +249,6 @@ def group_orders(b: _Board, group, gamma: float, may_split: bool, per_group: int
     if friends:
         fx, fy, _ = min(friends, key=lambda g: (_d(x, y, g[0], g[1]), -g[2]))
         orders.append(_move(x, y, n, b.step(x, y, n, fx, fy)))
-    # random battles against an adjacent enemy at `odds` or better: taken when they are worth
-    # it, and seen as the opponent's option when it is the one to move
-    for ex, ey, en in b.enemies:
-        if win_probability(n, en) >= odds and n < MONSTER_RATIO * en and _d(x, y, ex, ey) == 1:
-            orders.append((Move(x, y, n, ex, ey),))
     if not b.humans and b.enemies and not kills:  # endgame: close in on the nearest enemy
         ex, ey, _ = min(b.enemies, key=lambda e: _d(x, y, e[0], e[1]))
         orders.append(_move(x, y, n, b.step(x, y, n, ex, ey)))
@@ -296,6 +291,43 @@ def splits(b: _Board, group, targets) -> list[Order]:
     return out[:3]
 
 
+def battles(b: _Board, odds: float) -> list[Order]:
+    """Random battles against a neighbour at `odds` or better: taken when they are worth it,
+    and seen as the opponent's option when it is the one to move (a side losing anyway gambles,
+    and a group with nowhere to run attacks before it is attacked)."""
+    return [(Move(x, y, n, ex, ey),) for x, y, n in b.ours for ex, ey, en in b.enemies
+            if _d(x, y, ex, ey) == 1 and n < MONSTER_RATIO * en and win_probability(n, en) >= odds]
+
+
+def gang_ups(b: _Board) -> list[Order]:
+    """Two groups, neither able to kill an enemy alone, that can together: both onto it when both
+    are next to it (a sure kill), else both to one free cell next to it (a merged group that
+    threatens it next ply), the cell with the fewest enemies able to kill the merged group."""
+    out: list[Order] = []
+    cols, rows = b.state.cols, b.state.rows
+    for ex, ey, en in b.enemies:
+        need = MONSTER_RATIO * en
+        near = [g for g in b.ours if g[2] < need and _d(g[0], g[1], ex, ey) <= 2]
+        for (x1, y1, n1), (x2, y2, n2) in combinations(near, 2):
+            if n1 + n2 < need:
+                continue
+            if _d(x1, y1, ex, ey) == 1 and _d(x2, y2, ex, ey) == 1:
+                out.append((Move(x1, y1, n1, ex, ey), Move(x2, y2, n2, ex, ey)))
+                continue
+            meets = []
+            for mx in range(max(0, ex - 1), min(cols, ex + 2)):
+                for my in range(max(0, ey - 1), min(rows, ey + 2)):
+                    kind, c = b.cells.get((mx, my), (1, 0))
+                    if (kind == 1 or (kind == 0 and n1 + n2 >= c)) and _d(mx, my, x1, y1) <= 1 \
+                            and _d(mx, my, x2, y2) <= 1:
+                        meets.append((b.danger(mx, my, n1 + n2), (mx, my)))
+            if meets:
+                _, (mx, my) = min(meets)
+                out.append(tuple(Move(x, y, n, mx, my) for x, y, n in ((x1, y1, n1), (x2, y2, n2))
+                                 if (x, y) != (mx, my)))
+    return out
+
+
 # -- the model search.minimax plays on ----------------------------------------------------------
 
 
@@ -313,10 +345,17 @@ class PlannerModel:
         b = _Board(state)
         p = self.p
         may_split = len(b.ours) < p.max_groups
-        per_group = [group_orders(b, g, p.gamma, may_split, p.per_group, p.odds)
-                     for g in sorted(b.ours, key=lambda g: -g[2])]
+        groups = sorted(b.ours, key=lambda g: -g[2])
+        per_group = [group_orders(b, g, p.gamma, may_split, p.per_group) for g in groups]
         width = p.width if state.ply == self.root_ply else max(8, p.width // 2)
-        actions = [a for a in combine(per_group, width) if fits(state, a)]
+        actions = combine(per_group, width)
+        # battles and ganging up, whatever the product of per-group orders kept or paired: the
+        # other groups play their first order
+        for decisive in battles(b, p.odds) + gang_ups(b):
+            busy = {(m[0], m[1]) for m in decisive} | {(m[3], m[4]) for m in decisive}
+            rest = [orders for g, orders in zip(groups, per_group) if g[:2] not in busy]
+            actions[1:1] = combine([[decisive], *rest], 1) or [decisive]
+        actions = [a for a in dict.fromkeys(actions) if fits(state, a)]
         return actions or [m for m in state.legal_moves()]
 
     def outcomes(self, state: State, action: Order):

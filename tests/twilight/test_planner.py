@@ -116,7 +116,7 @@ def test_prefers_a_sure_camp_to_a_two_thirds_battle():
 def test_splits_toward_several_camps():
     state = load_map("splitiskey")  # 6 vampires, three camps of 2 on their side
     b = _Board(state)
-    orders = group_orders(b, state.vampires[0], 0.85, True, 12, 0.25)
+    orders = group_orders(b, state.vampires[0], 0.85, True, 12)
     three = [o for o in orders if len(o) == 3]
     assert three and {m.count for m in three[0]} == {2}
 
@@ -126,8 +126,8 @@ def test_a_losing_sides_long_odds_gamble_is_a_move_the_search_sees():
     state = State(6, 8, ((7, 0, 5),), ((2, 2, 35),), ((1, 1, 14),), W)
     gamble = (Move(1, 1, 14, 2, 2),)
     assert math.isclose(win_probability(14, 35), 0.2)
-    assert gamble in group_orders(_Board(state), state.werewolves[0], 0.85, True, 12, Planner().odds)
-    assert gamble not in group_orders(_Board(state), state.werewolves[0], 0.85, True, 12, 0.25)
+    assert gamble in model(state).actions(state)
+    assert gamble not in model(state, odds=0.25).actions(state)
 
 
 def test_a_camp_converted_now_is_always_an_order():
@@ -138,7 +138,7 @@ def test_a_camp_converted_now_is_always_an_order():
                            (3, 15, 8), (4, 6, 6), (4, 18, 4), (5, 8, 9), (5, 9, 4), (5, 13, 2),
                            (6, 12, 8), (8, 7, 6), (8, 9, 3), (8, 11, 6), (8, 12, 5), (8, 13, 2)),
                   ((6, 14, 6),), ((4, 13, 6),), W, ply=3)
-    orders = group_orders(_Board(state), state.werewolves[0], 0.85, True, 7, 0.0)
+    orders = group_orders(_Board(state), state.werewolves[0], 0.85, True, 7)
     assert (Move(4, 13, 6, 5, 13),) in orders
 
 
@@ -154,3 +154,36 @@ def test_options_are_checked():
     for bad in ({"gamma": 0}, {"gamma": 1.5}, {"max_depth": 0}, {"scale": 0}, {"risk": -1}, {"odds": 1.5}):
         with pytest.raises(ValueError):
             Planner(**bad)
+
+
+def test_two_groups_gang_up_on_an_enemy_neither_kills_alone():
+    # gen_462521_26x14_37 at ply 46 (a game `expecti` won from 60 against 89): 30 and 21 vampires
+    # two cells from 26 werewolves merge next to them (51 >= 1.5 x 26)
+    state = State(14, 26, ((21, 13, 1),), ((0, 0, 9), (5, 10, 30), (7, 10, 21)),
+                  ((6, 12, 26), (17, 9, 32), (19, 0, 17), (21, 8, 14)), V, ply=46)
+    merge = (Move(5, 10, 30, 6, 11), Move(7, 10, 21, 6, 11))
+    assert any(a[:2] == merge for a in model(state).actions(state))
+    # next to it, both go in at once: a sure kill where either alone would be a gamble
+    state = State(8, 8, (), ((1, 1, 20), (3, 1, 20)), ((2, 2, 25), (7, 7, 5)), V)
+    result = Planner().choose(state, {}, Budget(0.5))
+    assert {Move(1, 1, 20, 2, 2), Move(3, 1, 20, 2, 2)} <= set(result.move)
+
+
+def test_runs_from_a_merged_group_that_kills_it():
+    # the same game at ply 47: the 26 werewolves stepped next to the 51 (the planner's model then
+    # had neither the merge nor, among its truncated orders, the opponent's battles) and died
+    state = State(14, 26, ((21, 13, 1),), ((0, 0, 9), (6, 11, 51)),
+                  ((6, 12, 26), (17, 9, 32), (19, 0, 17), (21, 8, 14)), W, ply=47)
+    result = Planner().choose(state, {}, Budget(60, nodes=30000))
+    moved = {(m.x_from, m.y_from): (m.x_to, m.y_to) for m in result.move}
+    assert max(abs(moved[(6, 12)][0] - 6), abs(moved[(6, 12)][1] - 11)) >= 2
+
+
+def test_a_trapped_group_attacks_before_it_is_attacked():
+    # gen_462521 as vampires at ply 36: 26 vampires in the corner next to 33 werewolves, every
+    # cell they can reach next to them too.  The werewolves' battle (77% for them) was cut from
+    # the model's truncated orders, so the planner waited for it; attacking first is 39%.
+    state = State(14, 26, ((16, 1, 2),), ((3, 2, 11), (3, 12, 25), (5, 9, 17), (23, 0, 26)),
+                  ((7, 7, 23), (23, 1, 33), (23, 4, 13)), V, ply=36)
+    result = Planner().choose(state, {}, Budget(60, nodes=30000))
+    assert Move(23, 0, 26, 23, 1) in result.move
