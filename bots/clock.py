@@ -12,6 +12,14 @@ of what is left.
 
 `Overhead` learns that cost from the clock itself: the server says what we had before a move
 and what we have after it, and we know how long we thought.
+
+The clock model of the GTP dialects (Go's GTP engine, Hex's HTP engine) is here too, once:
+`TimeSettings` (main time, then Canadian byo-yomi periods; absolute time and no limit as
+special cases), a `Clock` reading `(seconds, stones)`, the clock at the start of a game
+(`start_clock`), what a controller's reading means under the settings (`read_clock`), the
+clock after one of our moves (`after_move`), and the seconds a move may think
+(`clock_seconds`).  Nothing in it knows a game: the caller supplies its estimate of the moves
+it still has to make.  docs/protocols/time-control.md describes the commands that feed it.
 """
 
 from __future__ import annotations
@@ -22,6 +30,32 @@ MIN_SECONDS = 0.05
 RESERVE = 0.05  # of the clock never planned: the last moves, a move that overruns
 MAX_SHARE = 0.25  # of what is left, at most, on one move
 OVERHEAD = 0.1  # seconds per move besides thinking, until measured
+
+DEFAULT_SECONDS = 2.0
+"""Seconds a move may take, wire included (it thinks this less the overhead), when nothing
+says how long (no time_settings, kgs-time_settings, param_game game_time or time_left): the
+default of Go's GTP engine and Hex's HTP engine.  Why 2 s: it is the per-move limit of the
+course's Twilight server (shared/specs/twilight.md), the default pace of `bots arena go` and
+`bots play hex` and the pace of our Go gauntlet against GNU Go, so a default game looks like
+a real one; nobody at HexGui or GoGui waits for a move (Benzene's default game clock of
+1800 s had our Hex engine think up to 30 s on each of the first moves); and a controller that
+wants longer moves says so with time_settings (or kgs-time_settings, param_game game_time)."""
+
+NETWORK_MARGIN = 0.1  # seconds kept for a move's way to the server when its search overran
+OVERRUN = 2.0  # on a game clock, a search that overran is waited for up to this times its plan
+
+
+def limit(planned: float, per_move: float | None = None, time_left: float | None = None) -> float | None:
+    """Seconds from a request's arrival until a search that overran its plan of `planned`
+    seconds (a loaded machine) is given up for the fallback move (search.budget.Budget.limit):
+    the server's deadline less NETWORK_MARGIN.  With a per-move limit that is `per_move`; on
+    a game clock an overrun costs only clock, so at most OVERRUN times the plan, and never
+    the whole `time_left`.  Never less than the plan; None when the server states neither."""
+    if per_move is not None:
+        return max(planned, per_move - NETWORK_MARGIN)
+    if time_left is not None:
+        return max(planned, min(time_left - NETWORK_MARGIN, OVERRUN * planned))
+    return None
 
 
 def move_seconds(time_left: float, moves_left: float, overhead: float = OVERHEAD,
@@ -51,3 +85,117 @@ class Overhead:
         estimate = (1.0 - self.weight) * self.value + self.weight * measured
         self.value = min(self.high, max(self.low, estimate))
         return self.value
+
+
+# -- the clock model of the GTP dialects -------------------------------------------------------
+
+Clock = tuple[float, int]
+"""One side's clock as GTP's time_left reads it: (seconds, stones).  stones = 0: `seconds` of
+main time (or of the whole game) are left; stones > 0: `seconds` are left to play `stones`
+more moves in the current byo-yomi period."""
+
+
+@dataclass(frozen=True)
+class TimeSettings:
+    """GTP time_settings: `main` seconds, then `byo_stones` moves per `byo_time` seconds
+    (Canadian byo-yomi).  byo_time = byo_stones = 0: absolute; byo_time > 0 and
+    byo_stones = 0: no limit.  `0 S 1` is S seconds for every move."""
+
+    main: float
+    byo_time: float
+    byo_stones: int
+
+    @property
+    def unlimited(self) -> bool:
+        return self.byo_time > 0 and self.byo_stones == 0
+
+    @property
+    def absolute(self) -> bool:
+        return self.byo_time == 0 and self.byo_stones == 0
+
+    def start(self) -> Clock | None:
+        """The clock at the start of a game; None without a limit."""
+        if self.unlimited:
+            return None
+        if self.main > 0 or self.byo_stones == 0:
+            return (self.main, 0)
+        return (self.byo_time, self.byo_stones)
+
+    def after_move(self, clock: Clock, elapsed: float) -> Clock:
+        """The clock after one of our moves took `elapsed` seconds.  A move that runs out
+        of main time starts byo-yomi and counts as its first move; the period restarts once
+        its stones are played."""
+        seconds, stones = clock
+        seconds -= elapsed
+        if stones == 0:
+            if seconds > 0 or self.byo_stones == 0:
+                return (max(0.0, seconds), 0)
+            seconds += self.byo_time
+            stones = self.byo_stones
+        stones -= 1
+        if stones <= 0:
+            return (self.byo_time, self.byo_stones)
+        return (max(0.0, seconds), stones)
+
+    def read(self, seconds: float, stones: int) -> Clock:
+        """A controller's reading (time_left) as a clock these settings can have.  With
+        byo-yomi periods, main time never exceeds `main` (none at all with `0 S N`: the
+        periods come next), and a period never holds more than `byo_time` seconds or
+        `byo_stones` stones (so a reading that counts Japanese periods left in the stones
+        field is one period of one stone).  Absolute time and no limit take the reading as
+        it is (a controller may add time to a game clock)."""
+        if self.byo_stones == 0:
+            return (seconds, stones)
+        if stones == 0:
+            return (min(seconds, self.main), 0)
+        return (min(seconds, self.byo_time), min(stones, self.byo_stones))
+
+
+def start_clock(settings: TimeSettings | None) -> Clock | None:
+    """The clock at the start of a game; None when nothing limits it."""
+    return settings.start() if settings is not None else None
+
+
+def read_clock(settings: TimeSettings | None, seconds: float, stones: int) -> Clock:
+    """A controller's reading of our clock (GTP time_left) under `settings` (see
+    `TimeSettings.read`); without settings, as it is."""
+    return settings.read(seconds, stones) if settings is not None else (seconds, stones)
+
+
+def after_move(settings: TimeSettings | None, clock: Clock | None, elapsed: float) -> Clock | None:
+    """The clock after one of our moves took `elapsed` seconds, until the controller's next
+    reading corrects it.  Without settings (a time_left the controller sent without
+    time_settings) a byo-yomi period's length is unknown, so the clock is gone (None: the
+    default) once the period's stones are played."""
+    if clock is None:
+        return None
+    if settings is not None:
+        return settings.after_move(clock, elapsed)
+    seconds, stones = clock
+    if stones == 1:
+        return None
+    return (max(0.0, seconds - elapsed), max(0, stones - 1))
+
+
+def clock_seconds(settings: TimeSettings | None, clock: Clock | None, moves_left: float,
+                  overhead: float = OVERHEAD, floor: float = MIN_SECONDS) -> float:
+    """Seconds to think about our next move with `clock` on our clock under `settings`, and
+    about `moves_left` moves of ours still to play (the game's estimate), less `overhead`
+    and at least `floor`:
+
+    * no clock: DEFAULT_SECONDS;
+    * in a byo-yomi period: the period's seconds shared evenly over its stones (a period
+      never holds more than `byo_time`, so `0 S 1` never plans more than S);
+    * in main time (or absolute time): the clock spread by `move_seconds` over `moves_left`,
+      and never slower than the byo-yomi rate (`byo_time / byo_stones`) that follows it:
+      main time spent at that rate cannot run the clock out.
+    """
+    if clock is None:
+        return max(floor, DEFAULT_SECONDS - overhead)
+    seconds, stones = clock
+    if stones > 0:
+        return max(floor, seconds / stones - overhead)
+    budget = move_seconds(seconds, moves_left, overhead, floor)
+    if settings is not None and settings.byo_stones > 0:
+        budget = max(budget, settings.byo_time / settings.byo_stones - overhead)
+    return budget

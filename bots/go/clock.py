@@ -8,7 +8,7 @@ from .board import State
 
 OVERHEAD = clock.OVERHEAD  # seconds kept back per move for the wire and the event loop
 MIN_SECONDS = clock.MIN_SECONDS
-DEFAULT_SECONDS = 2.0  # per move when the session knows no clock
+DEFAULT_SECONDS = clock.DEFAULT_SECONDS  # per move when the session knows no clock
 OWN_MOVES_PER_EMPTY = 0.45  # a 9x9 game against a good engine: about 30-40 of our moves from 81 empties
 
 

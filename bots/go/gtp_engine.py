@@ -7,7 +7,10 @@ module holds Go's commands and Go's state:
 * `Engine` holds the game (an immutable `State`, the states before each move for `undo`,
   the time settings and clocks) and answers one `protocol.gtp.Command` at a time with
   `(ok, text)`.  Every failure becomes a `?` answer; a handler builds its new state before
-  assigning it, so a refused command leaves the engine as it was.
+  assigning it, so a refused command leaves the engine as it was.  The time settings, the
+  clocks, `time_settings` and `kgs-time_settings` are the ones Hex's engine has
+  (bots/gtp_clock.py over the clock model of bots/clock.py); Go gives them its estimate of
+  the moves left (bots/go/clock.py) and parses `time_left`.
 * `serve(reader, writer, engine)` (bots.gtp_runtime.serve) is the transport loop.
 * `main(...)` runs the engine on stdin/stdout under uvloop with a `SearchRunner`
   (bots.gtp_runtime.main): stdout carries nothing but GTP.
@@ -21,9 +24,9 @@ still applies), and a finished game is resumed.  Moves are generated with
 
 from __future__ import annotations
 
+import asyncio
 import sys
 import time
-from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -32,6 +35,8 @@ from protocol.gtp import Command, ProtocolError, board_size_limit, parse_vertex
 from search.budget import Budget
 
 from .. import gtp_runtime
+from ..clock import TimeSettings
+from ..gtp_clock import ClockedEngine
 from ..gtp_runtime import Failure, arity, command, integer, natural, number, serve
 from ..gtp_runtime import seconds as _seconds  # `seconds` is a local name in this module
 from ..runner import SearchRunner
@@ -46,7 +51,7 @@ from .board import (
     point_name,
     render,
 )
-from .clock import move_seconds
+from .clock import OVERHEAD, moves_left
 
 __all__ = ["DEAD_PLAYOUTS", "Engine", "Failure", "TimeSettings", "dead_stones", "main", "serve"]
 
@@ -85,47 +90,6 @@ def dead_stones(state: State, playouts: int = DEAD_PLAYOUTS, seed: int = 0) -> l
     return [p for p, n in zip(stones, against.tolist()) if 2 * n > playouts]
 
 
-# -- time ---------------------------------------------------------------------------------------
-
-@dataclass(frozen=True)
-class TimeSettings:
-    """GTP time_settings: `main` seconds, then `byo_stones` moves per `byo_time` seconds
-    (Canadian byo-yomi).  byo_time = byo_stones = 0: absolute; byo_time > 0 and
-    byo_stones = 0: no limit."""
-
-    main: float
-    byo_time: float
-    byo_stones: int
-
-    @property
-    def unlimited(self) -> bool:
-        return self.byo_time > 0 and self.byo_stones == 0
-
-    def start(self) -> tuple[float, int] | None:
-        """The clock (seconds, stones) at the start of a game; None without a limit."""
-        if self.unlimited:
-            return None
-        if self.main > 0 or self.byo_stones == 0:
-            return (self.main, 0)
-        return (self.byo_time, self.byo_stones)
-
-    def after_move(self, clock: tuple[float, int], elapsed: float) -> tuple[float, int]:
-        """The clock after one of our moves took `elapsed` seconds.  A move that runs out
-        of main time starts byo-yomi and counts as its first move; the period restarts once
-        its stones are played."""
-        seconds, stones = clock
-        seconds -= elapsed
-        if stones == 0:
-            if seconds > 0 or self.byo_stones == 0:
-                return (max(0.0, seconds), 0)
-            seconds += self.byo_time
-            stones = self.byo_stones
-        stones -= 1
-        if stones <= 0:
-            return (self.byo_time, self.byo_stones)
-        return (max(0.0, seconds), stones)
-
-
 # -- argument parsing ---------------------------------------------------------------------------
 
 def _colour(text: str) -> int:
@@ -134,10 +98,12 @@ def _colour(text: str) -> int:
 
 # -- the engine -------------------------------------------------------------------------------
 
-class Engine(gtp_runtime.GameEngine):
+class Engine(ClockedEngine):
     """One GTP game: state, undo history, time settings and clocks; `handle` answers commands."""
 
     game = "go"
+    colours = (BLACK, WHITE)
+    overhead = OVERHEAD
 
     def __init__(self, runner: SearchRunner | None, player: str = "random", params: tuple = (),
                  superko: str = "positional", log: Any = None) -> None:
@@ -145,8 +111,6 @@ class Engine(gtp_runtime.GameEngine):
         self.superko = superko
         self.state: State = empty(9, 7.5, superko)
         self.history: list[State] = []
-        self.time: TimeSettings | None = None
-        self.clocks: dict[int, tuple[float, int] | None] = {BLACK: None, WHITE: None}
 
     # -- helpers ------------------------------------------------------------------------------
     def _point(self, text: str) -> int:
@@ -180,37 +144,13 @@ class Engine(gtp_runtime.GameEngine):
     def _new_game(self, size: int) -> None:
         self.state = empty(size, self.state.komi, self.superko)
         self.history = []
-        start = self.time.start() if self.time is not None else None
-        self.clocks = {BLACK: start, WHITE: start}
+        self.restart_clocks()
 
     def move_budget(self, colour: int, state: State) -> tuple[float, float | None]:
-        """(seconds to think, seconds left on our clock or None) for `colour`'s next move."""
-        clock = self.clocks[colour]
-        if clock is None:
-            return move_seconds(state), None
-        seconds, stones = clock
-        if stones > 0:
-            return move_seconds(state, per_move=seconds / stones), seconds
-        budget = move_seconds(state, time_left=seconds)
-        t = self.time
-        if t is not None and t.byo_stones > 0:
-            # Main time spent at the byo-yomi rate never runs the clock out.
-            budget = max(budget, move_seconds(state, per_move=t.byo_time / t.byo_stones))
-        return budget, seconds
-
-    def _charge(self, colour: int, elapsed: float) -> None:
-        """Take one of our moves off `colour`'s clock (until the next time_left corrects it)."""
-        clock = self.clocks[colour]
-        if clock is None:
-            return
-        if self.time is not None:
-            self.clocks[colour] = self.time.after_move(clock, elapsed)
-            return
-        seconds, stones = clock  # time_left without time_settings: the next period is unknown
-        if stones == 1:
-            self.clocks[colour] = None
-        else:
-            self.clocks[colour] = (max(0.0, seconds - elapsed), max(0, stones - 1))
+        """(seconds to think, seconds left on our clock or None) for `colour`'s next move in
+        `state`: the shared clock model (bots.clock.clock_seconds) with Go's estimate of the
+        moves we still have to play."""
+        return self.clock_budget(colour, moves_left(state))
 
     async def _generate(self, cmd: Command, commit: bool) -> str:
         (arg,) = arity(cmd, 1)
@@ -223,7 +163,7 @@ class Engine(gtp_runtime.GameEngine):
         new = state.play(move)  # decide guarantees legality; a failure here is a bug
         if commit:
             self._commit(new)
-            self._charge(colour, time.monotonic() - started)
+            self.charge(colour, time.monotonic() - started)
         return "pass" if move == PASS else point_name(move, state.size)
 
     # -- setup ---------------------------------------------------------------------------------
@@ -278,45 +218,13 @@ class Engine(gtp_runtime.GameEngine):
         arity(cmd, 0)
         return "\n" + render(self.state)
 
-    # -- time ----------------------------------------------------------------------------------
-    def _set_time(self, settings: TimeSettings | None) -> None:
-        self.time = settings
-        start = settings.start() if settings is not None else None
-        self.clocks = {BLACK: start, WHITE: start}
-
-    @command("time_settings")
-    async def _time_settings(self, cmd: Command) -> str:
-        main, byo_time, byo_stones = arity(cmd, 3)
-        self._set_time(TimeSettings(_seconds(main, "main time"), _seconds(byo_time, "byo-yomi time"),
-                                    natural(byo_stones, "byo-yomi stones")))
-        return ""
-
-    @command("kgs-time_settings")
-    async def _kgs_time_settings(self, cmd: Command) -> str:
-        if not cmd.args:
-            raise Failure("syntax error: kgs-time_settings needs a system: none, absolute, byoyomi, canadian")
-        system, args = cmd.args[0].lower(), cmd.args[1:]
-        if system == "none" and not args:
-            self._set_time(None)
-        elif system == "absolute" and len(args) == 1:
-            self._set_time(TimeSettings(_seconds(args[0], "main time"), 0.0, 0))
-        elif system == "byoyomi" and len(args) == 3:
-            # Japanese periods: every move must fit in one period, which is Canadian with 1 stone.
-            natural(args[2], "byo-yomi periods")
-            self._set_time(TimeSettings(_seconds(args[0], "main time"), _seconds(args[1], "period time"), 1))
-        elif system == "canadian" and len(args) == 3:
-            self._set_time(TimeSettings(_seconds(args[0], "main time"), _seconds(args[1], "byo-yomi time"),
-                                        natural(args[2], "byo-yomi stones")))
-        else:
-            raise Failure(f"syntax error: kgs-time_settings {system!r:.20} with {len(args)} arguments; "
-                          "expected none, absolute MAIN, byoyomi MAIN PERIOD COUNT or canadian MAIN TIME STONES")
-        return ""
-
+    # -- time (time_settings and kgs-time_settings: bots/gtp_clock.py) -----------------------
     @command("time_left")
     async def _time_left(self, cmd: Command) -> str:
+        """GTP's `time_left COLOUR SECONDS STONES` (stones 0 in main time)."""
         colour_text, left, stones = arity(cmd, 3)
         colour = _colour(colour_text)
-        self.clocks[colour] = (_seconds(left, "time left"), natural(stones, "stones left"))
+        self.read_clock(colour, _seconds(left, "time left"), natural(stones, "stones left"))
         return ""
 
     # -- scoring -------------------------------------------------------------------------------
@@ -334,7 +242,8 @@ class Engine(gtp_runtime.GameEngine):
         if status == "seki":
             return ""
         state = self.state
-        dead = set(dead_stones(state, DEAD_PLAYOUTS, state.key()))
+        # In a thread: before the kernels are loaded in this process it compiles them (issue 28).
+        dead = set(await asyncio.to_thread(dead_stones, state, DEAD_PLAYOUTS, state.key()))
         points = [p for p, k in enumerate(state.board) if k and ((p in dead) == (status == "dead"))]
         return " ".join(point_name(p, state.size) for p in points)
 

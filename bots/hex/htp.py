@@ -19,8 +19,15 @@ the clock of whoever plays White now), so they need no translation.
 As in Go's engine, colours need not alternate: the named colour becomes the side to move.  A
 won game (a connection, or a `play <colour> resign`) accepts no more moves, and `genmove`
 answers `resign`.  Moves are generated with `bots.decide.decide` (`Engine.think`), so an
-illegal move never leaves the process; the time for a move comes from the colour's clock
-(`move_time`).
+illegal move never leaves the process.
+
+Clocks are Go's (bots/gtp_clock.py over the clock model of bots/clock.py): GTP's
+`time_settings MAIN BYO_TIME BYO_STONES` (`0 S 1` is S seconds a move, `M 0 0` a game clock),
+KGS's `kgs-time_settings`, Benzene's `param_game game_time S` (a game clock of S seconds), and
+`time_left` in Benzene's form (`time_left COLOUR SECONDS`) and GTP's (`... SECONDS STONES`).
+Hex gives them its estimate of the moves left (`moves_left`).  With no time command at all a
+move thinks bots.clock.DEFAULT_SECONDS (2 s), less the overhead; docs/protocols/time-control.md
+has the whole story.
 """
 
 from __future__ import annotations
@@ -34,7 +41,9 @@ from protocol.gtp import Command
 from search.budget import Budget
 
 from .. import clock, gtp_runtime, registry
-from ..gtp_runtime import Failure, arity, command, integer, serve
+from ..clock import Clock, TimeSettings
+from ..gtp_clock import ClockedEngine
+from ..gtp_runtime import Failure, arity, command, integer, natural, serve
 from ..runner import SearchRunner
 from .board import (
     BLACK,
@@ -53,11 +62,10 @@ from .board import (
     render,
 )
 
-__all__ = ["DEFAULT_GAME_TIME", "Engine", "Failure", "main", "move_time", "serve"]
+__all__ = ["Engine", "Failure", "main", "move_time", "moves_left", "serve"]
 
-DEFAULT_GAME_TIME = 1800.0  # seconds per colour for the whole game (Benzene's default)
 OVERHEAD = clock.OVERHEAD  # seconds kept back per move for the wire and the event loop
-MIN_MOVE, MAX_MOVE = 0.05, 30.0  # seconds: the bounds of one move's budget
+MIN_MOVE = clock.MIN_SECONDS  # seconds: the least one move's budget is
 ANALYZE_COMMANDS = (  # HexGui builds its Analyze menu from these: type/label/command
     "param/Game Param/param_game",
     "plist/All Legal Moves/all_legal_moves %c",
@@ -68,38 +76,54 @@ ANALYZE_COMMANDS = (  # HexGui builds its Analyze menu from these: type/label/co
 _TRUE, _FALSE = ("1", "true", "on", "yes"), ("0", "false", "off", "no")
 
 
+def moves_left(empties: int) -> float:
+    """The moves we may still have to make with `empties` empty cells on the board: about
+    half of them, but never fewer than 10 (so an almost full board does not spend the whole
+    clock on one move)."""
+    return max(10.0, empties / 2)
+
+
 def move_time(time_left: float, empties: int) -> float:
-    """Seconds to think about one move with `time_left` seconds on our clock and `empties`
-    empty cells on the board: the shared time manager (bots.clock) over the moves we may
-    still have to make, about half the empty cells but never fewer than 10 (so an almost
-    full board does not spend the whole clock on one move), at most MAX_MOVE."""
-    return min(MAX_MOVE, clock.move_seconds(time_left, max(10.0, empties / 2), OVERHEAD, MIN_MOVE))
+    """Seconds to think about one move with `time_left` seconds on a game clock (sudden
+    death) and `empties` empty cells on the board: the shared time manager (bots.clock)
+    over `moves_left(empties)`.  The arena's budget for our players under a game clock."""
+    return clock.move_seconds(time_left, moves_left(empties), OVERHEAD, MIN_MOVE)
 
 
 def _seconds_text(value: float) -> str:
     return f"{value:.3f}".rstrip("0").rstrip(".")
 
 
+def _clock_text(reading: Clock | None) -> str:
+    """A clock as `time_left` would set it: `SECONDS` in main time, `SECONDS STONES` in a
+    byo-yomi period, `none` when nothing limits it."""
+    if reading is None:
+        return "none"
+    seconds, stones = reading
+    return _seconds_text(seconds) + (f" {stones}" if stones else "")
+
+
 def _colour(text: str) -> int:
     return gtp_runtime.colour(text, BLACK, WHITE)
 
 
-class Engine(gtp_runtime.GameEngine):
+class Engine(ClockedEngine):
     """One HTP game: the canonical state, the states before each move for `undo`, who resigned,
-    the swap rule, the clocks; `handle` answers commands."""
+    the swap rule, the time settings and the clocks (of the colours as the controller names
+    them); `handle` answers commands."""
 
     game = "hex"
+    colours = (BLACK, WHITE)
+    overhead = OVERHEAD
 
     def __init__(self, runner: SearchRunner | None, player: str = "random", params: tuple = (),
                  log: Any = None) -> None:
         super().__init__(runner, player, params, log)
         self.allow_swap = False  # Benzene's default: `param_game allow_swap 1` turns it on
         self.little_golem = False  # print the swap as LittleGolem's `swap`
-        self.game_time = DEFAULT_GAME_TIME
         self.state: State = empty(DEFAULT_SIZE)
         self.resigned: int | None = None  # the canonical colour that resigned
         self.history: list[tuple[State, int | None]] = []  # (state, resigned) before each move
-        self.clocks: dict[int, float] = {BLACK: self.game_time, WHITE: self.game_time}  # HTP colours
 
     # -- the game in the controller's terms ---------------------------------------------------
     def canonical(self, colour: int) -> int:
@@ -136,7 +160,7 @@ class Engine(gtp_runtime.GameEngine):
         self.state = empty(width, height, self.allow_swap)
         self.resigned = None
         self.history = []
-        self.clocks = {BLACK: self.game_time, WHITE: self.game_time}
+        self.restart_clocks()
 
     def _move_name(self, state: State, move: int) -> str:
         """A canonical move of `state` as the controller names it."""
@@ -157,10 +181,10 @@ class Engine(gtp_runtime.GameEngine):
         last = None if s.last in (None, SWAP) else benzene(s, BLACK, s.last)[1]
         return s._replace(board=bytes(board), to_move=self.to_move(), last=last)
 
-    def budget(self, colour: int) -> tuple[float, float]:
-        """(seconds to think, seconds left) for the controller's `colour`'s next move."""
-        left = self.clocks[colour]
-        return move_time(left, self.state.board.count(EMPTY)), left
+    def budget(self, colour: int) -> tuple[float, float | None]:
+        """(seconds to think, seconds on the clock or None) for the controller's `colour`'s
+        next move: the shared clock model (bots.clock.clock_seconds) over `moves_left`."""
+        return self.clock_budget(colour, moves_left(self.state.board.count(EMPTY)))
 
     async def _generate(self, cmd: Command, commit: bool) -> str:
         (arg,) = arity(cmd, 1)
@@ -170,11 +194,12 @@ class Engine(gtp_runtime.GameEngine):
         state = self._turn(self.canonical(colour))
         started = time.monotonic()
         seconds, left = self.budget(colour)
-        move, _ = await self.think(state, Budget(seconds, start=started), {"time_left": left})
+        context = {"time_left": left} if left is not None else None
+        move, _ = await self.think(state, Budget(seconds, start=started), context)
         new = state.play(move)  # decide guarantees legality; a failure here is a bug
         if commit:
             self._commit(new)
-            self.clocks[colour] = max(0.0, left - (time.monotonic() - started))
+            self.charge(colour, time.monotonic() - started)
         return self._move_name(state, move)
 
     # -- setup ---------------------------------------------------------------------------------
@@ -195,13 +220,23 @@ class Engine(gtp_runtime.GameEngine):
         self._new_game(self.state.width, self.state.height)
         return ""
 
+    def game_time(self) -> float:
+        """The game time `param_game` lists: the main time of the settings (the whole game's
+        under `param_game game_time`), 0 when no limit is set (the default per move applies)
+        or the settings have no main time (byo-yomi only, e.g. `time_settings 0 2 1`)."""
+        t = self.time
+        return 0.0 if t is None or t.unlimited else t.main
+
     @command("param_game")
     async def _param_game(self, cmd: Command) -> str:
+        """No argument: the parameters and their values, one a line (`[type] name value`);
+        `NAME VALUE`: set one.  `game_time S` sets a game clock of S seconds per colour
+        (absolute time, as `time_settings S 0 0`), only before the first move."""
         args = arity(cmd, 0, 2)
         if not args:
             return "\n".join((f"[bool] allow_swap {int(self.allow_swap)}",
                               f"[bool] on_little_golem {int(self.little_golem)}",
-                              f"[string] game_time {_seconds_text(self.game_time)}"))
+                              f"[string] game_time {_seconds_text(self.game_time())}"))
         name, value = args
         if name in ("allow_swap", "on_little_golem"):
             if value.lower() not in _TRUE + _FALSE:
@@ -211,8 +246,7 @@ class Engine(gtp_runtime.GameEngine):
             seconds = gtp_runtime.seconds(value, "game_time")
             if self.history:
                 raise Failure("game_time can only be set before the first move")
-            self.game_time = seconds
-            self.clocks = {BLACK: seconds, WHITE: seconds}
+            self.set_time(TimeSettings(seconds, 0.0, 0))
         else:
             raise Failure(f"unknown parameter: {name:.30} (allow_swap, on_little_golem, game_time)")
         return ""
@@ -301,18 +335,27 @@ class Engine(gtp_runtime.GameEngine):
         arity(cmd, 0)
         return "\n".join(ANALYZE_COMMANDS)
 
-    # -- time ----------------------------------------------------------------------------------
+    # -- time (time_settings and kgs-time_settings: bots/gtp_clock.py) -----------------------
     @command("time_left")
     async def _time_left(self, cmd: Command) -> str:
-        """No argument: both clocks (`black S white S`); a colour: its seconds; a colour and
-        seconds: set that clock."""
-        args = arity(cmd, 0, 1, 2)
+        """No argument: both clocks (`black C white C`); a colour: its clock C; a colour and
+        seconds (Benzene's form): set that clock, in the byo-yomi period it is in if it is in
+        one, else in main time; a colour, seconds and stones (GTP's form, stones 0 in main
+        time): set that clock.  A clock C is written as it would be set: `SECONDS`,
+        `SECONDS STONES` in a byo-yomi period, or `none` when nothing limits it."""
+        args = arity(cmd, 0, 1, 2, 3)
         if not args:
-            return f"black {_seconds_text(self.clocks[BLACK])} white {_seconds_text(self.clocks[WHITE])}"
+            return f"black {_clock_text(self.clocks[BLACK])} white {_clock_text(self.clocks[WHITE])}"
         colour = _colour(args[0])
         if len(args) == 1:
-            return _seconds_text(self.clocks[colour])
-        self.clocks[colour] = gtp_runtime.seconds(args[1], "time left")
+            return _clock_text(self.clocks[colour])
+        left = gtp_runtime.seconds(args[1], "time left")
+        if len(args) == 3:
+            stones = natural(args[2], "stones left")
+        else:
+            current = self.clocks[colour]
+            stones = current[1] if current is not None else 0
+        self.read_clock(colour, left, stones)
         return ""
 
 

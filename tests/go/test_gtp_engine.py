@@ -433,6 +433,41 @@ async def test_kgs_time_settings(engine):
         await fails(engine, line, prefix="syntax error")
 
 
+async def test_time_settings_per_move_never_plans_longer_than_the_period(engine, fake):
+    await ok(engine, "time_settings 0 2 1")  # 2 s a move, as our arena and gogui-twogtp say it
+    assert engine.clocks == {BLACK: (2.0, 1), WHITE: (2.0, 1)}
+    budgets = []
+    for i, reading in enumerate(("", "w 30 1", "b 30 0", "w 0 0", "b 9 4", "w 1.5 1", "")):
+        if reading:
+            await ok(engine, f"time_left {reading}")
+        await ok(engine, f"genmove {'bw'[i % 2]}")
+        budgets.append(fake.last_budget.seconds)
+    assert max(budgets) <= 2.0 - OVERHEAD + 1e-9
+    assert budgets[0] == pytest.approx(2.0 - OVERHEAD) and budgets[5] == pytest.approx(1.5 - OVERHEAD)
+    assert engine.clocks[BLACK] == engine.clocks[WHITE] == (2.0, 1)  # each stone starts a new period
+
+
+async def test_time_left_is_bounded_by_the_time_settings(engine):
+    await ok(engine, "time_settings 60 30 3")
+    await ok(engine, "time_left b 45 2")  # more than a period holds
+    assert engine.clocks[BLACK] == (30.0, 2)
+    await ok(engine, "time_left w 90 0")  # more main time than there ever was
+    assert engine.clocks[WHITE] == (60.0, 0)
+    await ok(engine, "kgs-time_settings byoyomi 60 10 5")
+    await ok(engine, "time_left w 8 5")  # Japanese periods left in the stones field: one move per period
+    assert engine.clocks[WHITE] == (8.0, 1)
+    await ok(engine, "kgs-time_settings byoyomi 60 10 0")  # no period at all: absolute
+    assert engine.time == TimeSettings(60.0, 0.0, 0)
+    await ok(engine, "time_settings 300 0 0")
+    await ok(engine, "time_left b 400 0")  # a game clock may be given time: taken as it is
+    assert engine.clocks[BLACK] == (400.0, 0)
+
+
+async def test_time_commands_are_listed(engine):
+    listed = set((await ok(engine, "list_commands")).split("\n"))
+    assert {"time_settings", "kgs-time_settings", "time_left"} <= listed
+
+
 async def test_clear_board_restarts_the_clocks(engine):
     await ok(engine, "time_settings 300 0 0")
     await ok(engine, "time_left b 12 0")

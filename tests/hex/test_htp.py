@@ -6,8 +6,10 @@ shares with Go's GTP engine (bots/gtp_runtime.py)."""
 from __future__ import annotations
 
 import asyncio
+import json
 import re
 import sys
+import time
 from pathlib import Path
 from types import SimpleNamespace
 
@@ -16,12 +18,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import bots
-from bots import gtp_runtime
+from bots import gtp_clock, gtp_runtime
 from bots.go import gtp_engine as go_gtp
 from bots.hex import htp
 from bots.hex.board import BLACK, EMPTY, SWAP, WHITE, empty, parse_cell, transpose
-from bots.clock import RESERVE
-from bots.hex.htp import DEFAULT_GAME_TIME, Engine, move_time, serve
+from bots.clock import DEFAULT_SECONDS, OVERHEAD, RESERVE, TimeSettings, move_seconds
+from bots.hex.htp import Engine, move_time, moves_left, serve
 from bots.players import PlayerError
 from bots.runner import MoveReport
 from protocol.gtp import Command, ResponseDecoder, encode_response, parse_command_line
@@ -70,7 +72,7 @@ async def ok(engine: Engine, line: str) -> str:
 
 def snapshot(engine: Engine) -> tuple:
     return (engine.state, engine.resigned, list(engine.history), dict(engine.clocks), engine.allow_swap,
-            engine.little_golem, engine.game_time)
+            engine.little_golem, engine.time)
 
 
 async def fails(engine: Engine, line: str, text: str | None = None, prefix: str | None = None) -> str:
@@ -145,10 +147,16 @@ def test_go_and_hex_share_one_runtime():
     assert {"komi", "final_status_list", "kgs-genmove_cleanup"} <= set(GoEngine.table) - set(Engine.table)
     assert {"param_game", "all_legal_moves", "hexgui-analyze_commands"} <= set(Engine.table) - set(GoEngine.table)
     assert GoEngine.table["play"] is not Engine.table["play"]
-    # No second copy of the transport or the process plumbing in either engine module.
+    # One clock model and one pair of time-setting commands for both (bots/gtp_clock.py).
+    for name in ("time_settings", "kgs-time_settings"):
+        assert GoEngine.table[name] is Engine.table[name] is gtp_clock.ClockedEngine.table[name]
+    assert GoEngine.table["time_left"] is not Engine.table["time_left"]  # the dialects differ there
+    # No second copy of the transport, the process plumbing or the clock model in either engine module.
     for module in (go_gtp, htp):
         source = Path(module.__file__).read_text(encoding="utf-8")
-        for definition in ("def serve", "class _FdWriter", "def _stdio", "asyncio.Runner", "_COMMANDS: dict"):
+        for definition in ("def serve", "class _FdWriter", "def _stdio", "asyncio.Runner", "_COMMANDS: dict",
+                           "class TimeSettings", "def after_move", '@command("time_settings")',
+                           '@command("kgs-time_settings")'):
             assert definition not in source, (module.__name__, definition)
 
 
@@ -189,7 +197,8 @@ def test_command_tables_are_per_class():
 
 HTP_COMMANDS = {"protocol_version", "name", "version", "known_command", "list_commands", "quit", "boardsize",
                 "clear_board", "play", "genmove", "reg_genmove", "undo", "showboard", "final_score",
-                "all_legal_moves", "time_left", "param_game", "hexgui-analyze_commands"}
+                "all_legal_moves", "time_left", "time_settings", "kgs-time_settings", "param_game",
+                "hexgui-analyze_commands"}
 
 
 async def test_administrative_commands(engine):
@@ -354,8 +363,8 @@ async def test_genmove_plays_a_legal_move(engine, fake):
     assert engine.state == before.play(cell) and engine.history[-1] == (before, None)
     args, budget = fake.calls[-1]
     assert args[:4] == ("hex", "random", (), before)
-    assert budget.seconds == move_time(DEFAULT_GAME_TIME, 120)
-    assert fake.last_context == {"time_left": DEFAULT_GAME_TIME}
+    assert budget.seconds == pytest.approx(DEFAULT_SECONDS - OVERHEAD)  # no time command: the default
+    assert fake.last_context is None
     await ok(engine, "undo")
     assert engine.state == before
 
@@ -384,7 +393,8 @@ def test_move_time():
     assert move_time(100, 121) < move_time(100, 60) < move_time(100, 19) == move_time(100, 1)
     assert move_time(100, 1) == pytest.approx(100 * (1 - RESERVE) / 10 - 0.1)  # never more than a tenth
     assert move_time(0, 50) == move_time(-5, 50) == htp.MIN_MOVE
-    assert move_time(1e6, 121) == htp.MAX_MOVE
+    assert move_time(1e6, 121) == move_seconds(1e6, 60.5)  # no cap but the clock's: a controller asked for it
+    assert moves_left(121) == 60.5 and moves_left(3) == 10
 
 
 # -- the swap: canonical inside, Benzene's dialect outside ---------------------------------------------
@@ -506,53 +516,184 @@ async def test_swap_is_refused_at_any_other_time(fake):
 
 # -- time and parameters ---------------------------------------------------------------------------
 
-async def test_time_left(engine, fake):
-    assert await ok(engine, "time_left") == "black 1800 white 1800"
-    assert await ok(engine, "time_left B") == "1800"
-    assert await ok(engine, "time_left white 60.5") == ""
-    assert await ok(engine, "time_left w") == "60.5"
+async def play_out(engine: Engine, fake: FakeRunner, moves: int) -> list[float]:
+    """`moves` genmoves, Black and White in turn from the side to move: each move's budget."""
+    budgets = []
+    for _ in range(moves):
+        colour = "b" if engine.to_move() == BLACK else "w"
+        await ok(engine, f"genmove {colour}")
+        budgets.append(fake.calls[-1][1].seconds)
+    return budgets
+
+
+async def test_no_time_command_means_two_seconds_a_move(engine, fake):
+    assert engine.time is None and engine.clocks == {BLACK: None, WHITE: None}
+    assert await ok(engine, "time_left") == "black none white none"
+    assert await ok(engine, "time_left w") == "none"
+    assert "[string] game_time 0" in (await ok(engine, "param_game")).split("\n")
+    assert DEFAULT_SECONDS == 2.0
+    budgets = await play_out(engine, fake, 4)
+    assert budgets == [pytest.approx(DEFAULT_SECONDS - OVERHEAD)] * 4
+    assert fake.last_context is None and engine.clocks == {BLACK: None, WHITE: None}
+
+
+async def test_time_settings_per_move_never_plans_longer_than_the_period(engine, fake):
+    await ok(engine, "time_settings 0 2 1")  # the GTP way of saying 2 s a move
+    assert engine.time == TimeSettings(0.0, 2.0, 1) and engine.clocks == {BLACK: (2.0, 1), WHITE: (2.0, 1)}
+    assert await ok(engine, "time_left b") == "2 1"
+    budgets = await play_out(engine, fake, 6)
+    assert budgets == [pytest.approx(2.0 - OVERHEAD)] * 6
+    assert fake.last_context == {"time_left": 2.0}
+    assert engine.clocks[BLACK] == engine.clocks[WHITE] == (2.0, 1)  # a played stone starts a new period
+    # Whatever the controller says of our clock, no move plans more than the period.
+    for reading in ("b 30", "w 30 1", "b 30 0", "w 0 0", "b 1.5", "w 9 4", "b 0.5 1"):
+        await ok(engine, f"time_left {reading}")
+        budgets += await play_out(engine, fake, 1)
+    assert max(budgets) <= 2.0 - OVERHEAD + 1e-9
+    assert min(budgets) >= htp.MIN_MOVE
+    await ok(engine, "time_left b 1.5 1")
+    assert engine.budget(BLACK) == (pytest.approx(1.5 - OVERHEAD), 1.5)  # the time really left counts
+
+
+async def test_absolute_time_spreads_over_the_game(engine, fake):
+    await ok(engine, "time_settings 20 0 0")  # sudden death: 20 s for the whole game
+    assert engine.time == TimeSettings(20.0, 0.0, 0) and engine.clocks[BLACK] == (20.0, 0)
+    budgets = await play_out(engine, fake, 20)  # 10 stones a side: nobody has won on 11x11
+    # Each move gets the clock's share over the moves still to come, never the whole clock.
+    assert budgets[0] == move_time(20.0, 121) == pytest.approx(20.0 * (1 - RESERVE) / 60.5 - OVERHEAD)
+    assert all(b < 20.0 / 10 for b in budgets)
+    # The clock charged for moves that used almost nothing: later moves get more.
+    assert budgets[-1] > budgets[0]
+    left = engine.clocks[WHITE][0]
+    assert 15.0 < left < 20.0 and engine.budget(WHITE) == (move_time(left, engine.state.board.count(EMPTY)), left)
+
+
+async def test_main_time_then_byo_yomi(engine, fake):
+    await ok(engine, "time_settings 2 30 3")  # 2 s of main time, then 3 moves per 30 s
+    assert engine.budget(BLACK) == (pytest.approx(10.0 - OVERHEAD), 2.0)  # never slower than the byo-yomi rate
+    engine.charge(BLACK, 5.0)  # a move that ran out of main time starts a period and counts as its first
+    assert engine.clocks[BLACK] == (27.0, 2)
+    assert await ok(engine, "time_left b") == "27 2"
+    assert engine.budget(BLACK) == (pytest.approx(13.5 - OVERHEAD), 27.0)
+
+
+async def test_time_left_sets_the_clock_in_both_forms(engine, fake):
+    await ok(engine, "time_settings 300 0 0")
+    assert await ok(engine, "time_left white 60.5") == ""  # Benzene's form: seconds
+    assert engine.clocks[WHITE] == (60.5, 0) and await ok(engine, "time_left w") == "60.5"
     await ok(engine, "play b f6")
     await ok(engine, "genmove w")
     assert fake.calls[-1][1].seconds == move_time(60.5, 120)
     assert fake.last_context == {"time_left": 60.5}
-    assert 59.5 < engine.clocks[WHITE] < 60.5 and engine.clocks[BLACK] == 1800  # our use is charged
+    assert 59.5 < engine.clocks[WHITE][0] < 60.5 and engine.clocks[BLACK] == (300.0, 0)  # our use is charged
     await ok(engine, "reg_genmove b")
-    assert engine.clocks[BLACK] == 1800  # not played, not charged
-    for bad in ("time_left x", "time_left b -1", "time_left b nan", "time_left b 1 2", "time_left b ten"):
-        await fails(engine, bad, prefix="syntax error")
+    assert engine.clocks[BLACK] == (300.0, 0)  # not played, not charged
+    assert await ok(engine, "time_left B 42 0") == ""  # GTP's form: seconds and stones
+    assert engine.clocks[BLACK] == (42.0, 0)
+    assert await ok(engine, "time_left b 10 5") == ""  # 10 s for 5 stones
+    assert await ok(engine, "time_left") == "black 10 5 white " + htp._seconds_text(engine.clocks[WHITE][0])
+    assert engine.budget(BLACK) == (pytest.approx(2.0 - OVERHEAD), 10.0)
     await ok(engine, "clear_board")
-    assert engine.clocks == {BLACK: 1800, WHITE: 1800}
+    assert engine.clocks == {BLACK: (300.0, 0), WHITE: (300.0, 0)}
+
+
+async def test_time_left_in_benzenes_form_keeps_a_byo_yomi_period(engine):
+    await ok(engine, "time_settings 0 30 3")
+    await ok(engine, "time_left b 12")  # no stones said: the period we are in
+    assert engine.clocks[BLACK] == (12.0, 3) and await ok(engine, "time_left b") == "12 3"
+    await ok(engine, "time_left b 45 2")  # more than a period holds: bounded by the settings
+    assert engine.clocks[BLACK] == (30.0, 2)
+    await ok(engine, "time_left w 50")  # no main time in these settings
+    assert engine.clocks[WHITE] == (30.0, 3)
+    await ok(engine, "time_settings 60 30 3")
+    await ok(engine, "time_left w 50")  # in main time
+    assert engine.clocks[WHITE] == (50.0, 0)
+
+
+async def test_time_left_without_any_settings(engine, fake):
+    await ok(engine, "time_left w 100")  # Benzene's clock for the whole game
+    assert engine.clocks == {BLACK: None, WHITE: (100.0, 0)}
+    assert engine.budget(WHITE) == (move_time(100.0, 121), 100.0)
+    await ok(engine, "time_left b 4 2")  # a byo-yomi period of unknown length
+    budgets = await play_out(engine, fake, 1)
+    assert budgets == [pytest.approx(2.0 - OVERHEAD)] and engine.clocks[BLACK][1] == 1
+    await ok(engine, "genmove b")
+    assert engine.clocks[BLACK] is None  # the period is over and its length unknown: the default
+    assert engine.budget(BLACK) == (pytest.approx(DEFAULT_SECONDS - OVERHEAD), None)
+
+
+async def test_time_commands_reject_bad_arguments(engine):
+    for line in ("time_settings", "time_settings 1 2", "time_settings 1 2 3 4", "time_settings -1 0 0",
+                 "time_settings 1 2 3.5", "time_settings a b c", "time_settings 1 2 -3", "time_settings nan 0 0",
+                 "time_settings 1 inf 1", "time_left x", "time_left x 10", "time_left b -1", "time_left b nan",
+                 "time_left b ten", "time_left b 10 1.5", "time_left b 10 -1", "time_left b 1 2 3",
+                 "time_left purple 3 0"):
+        answer = await fails(engine, line, prefix="syntax error")
+        assert len(answer) > len("syntax error: ")  # says what was wrong
+    assert "main time" in await fails(engine, "time_settings x 0 0")
+    assert "stones" in await fails(engine, "time_left b 10 x")
+
+
+async def test_kgs_time_settings(engine):
+    await ok(engine, "kgs-time_settings absolute 300")
+    assert engine.time == TimeSettings(300.0, 0.0, 0) and engine.clocks[BLACK] == (300.0, 0)
+    await ok(engine, "kgs-time_settings byoyomi 60 10 5")  # Japanese: every move within one period
+    assert engine.time == TimeSettings(60.0, 10.0, 1) and engine.clocks[WHITE] == (60.0, 0)
+    await ok(engine, "time_left w 7 5")  # periods left sent as stones: still one period of one move
+    assert engine.clocks[WHITE] == (7.0, 1) and engine.budget(WHITE) == (pytest.approx(7.0 - OVERHEAD), 7.0)
+    await ok(engine, "kgs-time_settings byoyomi 60 10 0")  # no period: absolute
+    assert engine.time == TimeSettings(60.0, 0.0, 0)
+    await ok(engine, "kgs-time_settings canadian 60 120 25")
+    assert engine.time == TimeSettings(60.0, 120.0, 25)
+    await ok(engine, "kgs-time_settings CANADIAN 0 20 10")
+    assert engine.clocks[BLACK] == (20.0, 10) and engine.budget(BLACK)[0] == pytest.approx(2.0 - OVERHEAD)
+    await ok(engine, "kgs-time_settings none")
+    assert engine.time is None and engine.clocks == {BLACK: None, WHITE: None}
+    for line in ("kgs-time_settings", "kgs-time_settings fischer 60 5", "kgs-time_settings none 5",
+                 "kgs-time_settings absolute", "kgs-time_settings absolute -5", "kgs-time_settings canadian 60 120",
+                 "kgs-time_settings byoyomi 60 x 5", "kgs-time_settings byoyomi 60 10 1.5"):
+        await fails(engine, line, prefix="syntax error")
 
 
 async def test_clocks_follow_benzenes_colours_through_a_swap(fake):
     engine = Engine(fake)
     await ok(engine, "param_game allow_swap 1")
+    await ok(engine, "param_game game_time 300")
     await ok(engine, "time_left w 100")
     await ok(engine, "play b f6")
     await ok(engine, "play w swap-pieces")
     await ok(engine, "genmove w")  # Benzene's White moves again: its clock pays
-    assert 99 < engine.clocks[WHITE] < 100 and engine.clocks[BLACK] == 1800
+    assert 99 < engine.clocks[WHITE][0] < 100 and engine.clocks[BLACK] == (300.0, 0)
     assert fake.last_context == {"time_left": 100.0}
 
 
 async def test_param_game(engine):
-    assert await ok(engine, "param_game") == "[bool] allow_swap 0\n[bool] on_little_golem 0\n[string] game_time 1800"
+    assert await ok(engine, "param_game") == "[bool] allow_swap 0\n[bool] on_little_golem 0\n[string] game_time 0"
     await ok(engine, "param_game allow_swap 1")
-    await ok(engine, "param_game game_time 90.5")
-    assert engine.allow_swap and engine.clocks == {BLACK: 90.5, WHITE: 90.5}
+    await ok(engine, "param_game game_time 90.5")  # a game clock: absolute time
+    assert engine.allow_swap and engine.time == TimeSettings(90.5, 0.0, 0)
+    assert engine.clocks == {BLACK: (90.5, 0), WHITE: (90.5, 0)}
     assert "[bool] allow_swap 1" in (await ok(engine, "param_game")).split("\n")
+    assert "[string] game_time 90.5" in (await ok(engine, "param_game")).split("\n")
     assert await ok(engine, "time_left") == "black 90.5 white 90.5"
+    assert engine.budget(BLACK) == (move_time(90.5, 121), 90.5)
     await ok(engine, "play b a1")
     await fails(engine, "param_game game_time 60", "game_time can only be set before the first move")
     await ok(engine, "param_game allow_swap 0")
     assert not engine.allow_swap
     await ok(engine, "clear_board")
-    assert engine.clocks == {BLACK: 90.5, WHITE: 90.5}  # a new game: the game's time again
+    assert engine.clocks == {BLACK: (90.5, 0), WHITE: (90.5, 0)}  # a new game: the game's time again
     await ok(engine, "param_game game_time 60")
     for bad in ("param_game allow_swap", "param_game allow_swap 2", "param_game game_time -1",
                 "param_game game_time x", "param_game a b c"):
         await fails(engine, bad, prefix="syntax error")
     await fails(engine, "param_game komi 7", prefix="unknown parameter")
+    # The listing says what is set, whichever command set it.
+    for line, listed in (("time_settings 0 2 1", "0"), ("time_settings 600 30 5", "600"),
+                         ("time_settings 10 60 0", "0"), ("kgs-time_settings absolute 45", "45"),
+                         ("kgs-time_settings none", "0")):
+        await ok(engine, line)
+        assert f"[string] game_time {listed}" in (await ok(engine, "param_game")).split("\n"), line
 
 
 # -- robustness: any command sequence ---------------------------------------------------------------
@@ -645,6 +786,44 @@ async def test_subprocess_speaks_only_htp_on_stdout(tmp_path):
     assert got[8].text == "illegal move: c2 (occupied)" and got[9].text == "cannot score"
     logs = err.read_text()
     assert '"htp engine ready"' in logs and '"event": "move"' in logs
+
+
+async def test_subprocess_keeps_to_one_second_a_move(tmp_path):
+    """`time_settings 0 1 1` over a pipe: every genmove answers within the second (plus a
+    margin for this shared machine), and the move log shows each search was given at most the
+    second less the overhead."""
+    err = tmp_path / "stderr.log"
+    proc = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "bots.hex.htp", "--player", "random", "--workers", "1",
+        stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE, stderr=err.open("wb"), cwd=ROOT)
+
+    async def ask(line: str, timeout: float = 60) -> tuple[bool, str, float]:
+        started = time.monotonic()
+        proc.stdin.write(line.encode() + b"\n")
+        await proc.stdin.drain()
+        data = await asyncio.wait_for(proc.stdout.readuntil(b"\n\n"), timeout)
+        (response,) = responses(data)
+        return response.ok, response.text, time.monotonic() - started
+
+    try:
+        assert (await ask("name"))[:2] == (True, "bots")  # the engine is up (the pool warm)
+        assert (await ask("boardsize 7"))[0]
+        assert (await ask("time_settings 0 1 1"))[0]
+        assert (await ask("time_left b"))[1] == "1 1"
+        for i in range(6):
+            good, move, took = await ask(f"genmove {'bw'[i % 2]}", timeout=10)
+            assert good and parse_cell(move, 7, 7) >= 0
+            assert took < 1.2, f"genmove {i + 1} took {took:.2f} s"
+        assert (await ask("quit"))[0]
+        await asyncio.wait_for(proc.wait(), 30)
+    finally:
+        if proc.returncode is None:
+            proc.kill()
+            await proc.wait()
+    assert proc.returncode == 0, err.read_text()[-2000:]
+    moves = [json.loads(line) for line in err.read_text().splitlines() if '"event": "move"' in line]
+    assert len(moves) == 6
+    assert all(0 < m["budget"] <= 1.0 - OVERHEAD + 1e-9 for m in moves), [m["budget"] for m in moves]
 
 
 async def test_subprocess_refuses_an_unknown_player(tmp_path):

@@ -1,0 +1,103 @@
+"""The clocks of an engine speaking a GTP dialect (Go's GTP engine, Hex's HTP engine): the
+time settings, one clock per colour, and the commands that set them, over the one clock model
+of bots.clock (docs/protocols/time-control.md).
+
+`ClockedEngine` sits between `bots.gtp_runtime.GameEngine` and a game's engine.  It holds
+`time` (the `TimeSettings`, None when nothing limits the game) and `clocks` ({colour: the
+colour's `Clock`, None without a limit}), answers `time_settings` and `kgs-time_settings` for
+every dialect, and gives a game's engine what it needs around a move: `clock_budget` (the
+seconds to think, from the colour's clock and the game's estimate of the moves it still has
+to make) and `charge` (our own move taken off the clock until the controller's next reading).
+`time_left` differs between the dialects, so each engine parses it and calls `read_clock`.
+
+Like gtp_runtime it names no game: a game's engine gives its colour values in `colours`.
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from protocol.gtp import Command
+
+from . import clock as _clock
+from .clock import Clock, TimeSettings
+from .gtp_runtime import Failure, GameEngine, arity, command, natural, seconds
+
+KGS_SYSTEMS = "none, absolute MAIN, byoyomi MAIN PERIOD PERIODS or canadian MAIN TIME STONES"
+
+
+class ClockedEngine(GameEngine):
+    """A GameEngine with time settings and a clock per colour (see the module docstring)."""
+
+    colours: ClassVar[tuple[int, ...]] = ()  # the game's colour values: (black, white)
+    overhead: ClassVar[float] = _clock.OVERHEAD  # seconds kept back per move for the wire and the event loop
+
+    time: TimeSettings | None
+    clocks: dict[int, Clock | None]
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.set_time(None)
+
+    # -- the clocks ------------------------------------------------------------------------
+    def set_time(self, settings: TimeSettings | None) -> None:
+        """New time settings; both clocks start again from them."""
+        self.time = settings
+        self.restart_clocks()
+
+    def restart_clocks(self) -> None:
+        """Both clocks at the start of a game (a new game keeps the settings)."""
+        start = _clock.start_clock(self.time)
+        self.clocks = {colour: start for colour in self.colours}
+
+    def read_clock(self, colour: int, left: float, stones: int) -> None:
+        """The controller's reading of `colour`'s clock (time_left), bounded by the settings."""
+        self.clocks[colour] = _clock.read_clock(self.time, left, stones)
+
+    def clock_budget(self, colour: int, moves_left: float) -> tuple[float, float | None]:
+        """(seconds to think, seconds on the clock or None) for `colour`'s next move, with
+        about `moves_left` moves of `colour` still to play."""
+        clock = self.clocks[colour]
+        budget = _clock.clock_seconds(self.time, clock, moves_left, self.overhead)
+        return budget, None if clock is None else clock[0]
+
+    def charge(self, colour: int, elapsed: float) -> None:
+        """Take one of our moves, `elapsed` seconds, off `colour`'s clock (until the next
+        time_left corrects it)."""
+        self.clocks[colour] = _clock.after_move(self.time, self.clocks[colour], elapsed)
+
+    # -- the commands every dialect shares --------------------------------------------------
+    @command("time_settings")
+    async def _time_settings(self, cmd: Command) -> str:
+        """GTP's `time_settings MAIN BYO_TIME BYO_STONES` (seconds, seconds, stones)."""
+        main, byo_time, byo_stones = arity(cmd, 3)
+        self.set_time(TimeSettings(seconds(main, "main time"), seconds(byo_time, "byo-yomi time"),
+                                   natural(byo_stones, "byo-yomi stones")))
+        return ""
+
+    @command("kgs-time_settings")
+    async def _kgs_time_settings(self, cmd: Command) -> str:
+        """KGS's `kgs-time_settings SYSTEM ...`: none, absolute MAIN, byoyomi MAIN PERIOD
+        PERIODS (Japanese: every move must fit in one period, which is Canadian byo-yomi of
+        one stone; no period at all is absolute time), canadian MAIN TIME STONES (as
+        time_settings)."""
+        if not cmd.args:
+            raise Failure(f"syntax error: kgs-time_settings needs a time system: {KGS_SYSTEMS}")
+        system, args = cmd.args[0].lower(), cmd.args[1:]
+        settings: TimeSettings | None
+        if system == "none" and not args:
+            settings = None
+        elif system == "absolute" and len(args) == 1:
+            settings = TimeSettings(seconds(args[0], "main time"), 0.0, 0)
+        elif system == "byoyomi" and len(args) == 3:
+            main, period = seconds(args[0], "main time"), seconds(args[1], "period time")
+            periods = natural(args[2], "byo-yomi periods")
+            settings = TimeSettings(main, period, 1) if period > 0 and periods > 0 else TimeSettings(main, 0.0, 0)
+        elif system == "canadian" and len(args) == 3:
+            settings = TimeSettings(seconds(args[0], "main time"), seconds(args[1], "byo-yomi time"),
+                                    natural(args[2], "byo-yomi stones"))
+        else:
+            raise Failure(f"syntax error: kgs-time_settings {system!r:.20} with {len(args)} arguments; "
+                          f"expected {KGS_SYSTEMS}")
+        self.set_time(settings)
+        return ""
