@@ -4,6 +4,9 @@ one garbage policy, and the runner session each bot plays in.
 
 - `SessionClosed` (a ConnectionError): the connection ended or broke; the daemon retries with
   backoff.  `summaries` are the games the connection finished first, which count.
+  `interrupted` is the summary of a game the drop itself ended, where the protocol cannot
+  resume one (Twilight: a connection is a game): its result is "unknown", its reason
+  "disconnect"; it is logged, but not counted as a game played.
 - `Refused`: the server refused us for good (a bad password, an unknown game).
 - `fatal(exc)`: what retrying cannot help: a refusal, or a server that keeps sending garbage
   (protocol.errors.ProtocolError, the base of every codec's).  The daemon stops that bot.
@@ -13,6 +16,13 @@ one garbage policy, and the runner session each bot plays in.
 - `Client`: the base of the three kinds: `play()` opens the bot's runner session (its share
   of the workers and its own worker caches, see bots.runner), runs `games()` and returns the
   summaries, attaching them to a SessionClosed raised after some games were finished.
+
+A summary (one per game, logged as "game over" and printed by `bots play`) says from our side
+how the game ended: the result, one of `RESULTS` ("unknown" only when nobody can tell, e.g.
+the connection dropped mid-game), under "result" (CGOS keeps the server's result string
+there and puts ours under "outcome"); why ("reason"); and the score with where it comes
+from ("score_from": "server" when the server announced it, else how we estimated it).
+docs/protocols/game-ends.md has each server's ends.
 """
 
 from __future__ import annotations
@@ -25,14 +35,17 @@ from protocol.errors import ProtocolError
 from .runner import SearchRunner
 
 GARBAGE_LIMIT = 5  # malformed messages in a row before a peer is judged broken
+RESULTS = ("won", "lost", "draw", "unknown")  # a game's result, from our side
 
 
 class SessionClosed(ConnectionError):
     """The connection ended (EOF or broken); `summaries` are the games it finished first."""
 
-    def __init__(self, message: str, summaries: list[dict] | None = None) -> None:
+    def __init__(self, message: str, summaries: list[dict] | None = None,
+                 interrupted: dict | None = None) -> None:
         super().__init__(message)
         self.summaries = list(summaries or [])
+        self.interrupted = interrupted
 
 
 class Refused(Exception):

@@ -88,12 +88,13 @@ class Upd:
 
 @dataclass(frozen=True)
 class End:
-    pass
+    """The game is over.  It carries no winner and no score, and no UPD shows the last ply: a
+    client infers the result (docs/protocols/game-ends.md).  SET (a new game) or BYE follows."""
 
 
 @dataclass(frozen=True)
 class Bye:
-    pass
+    """The server is closing the connection (the Go servers send it alone, without END)."""
 
 
 @dataclass(frozen=True)

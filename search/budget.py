@@ -14,11 +14,17 @@ class Budget:
     On Linux time.monotonic() is the system-wide CLOCK_MONOTONIC, so a worker process
     computes the same deadline as the parent that issued the budget: time spent
     pickling and queueing is charged to the move, as it must be.
+
+    `seconds` is what the search plans to use; `limit` (seconds from `start`, at least
+    `seconds`) is when the move must be on its way to make the server's deadline, less a
+    network margin: a search that overruns its plan (a loaded machine) is still waited for
+    until then.  None: the caller knows no server deadline (the runner's grace applies).
     """
 
     seconds: float
     nodes: int | None = None
     start: float = field(default_factory=time.monotonic)
+    limit: float | None = None
 
     @property
     def deadline(self) -> float:

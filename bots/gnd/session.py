@@ -9,6 +9,10 @@ decide again from the same state without the refused action.  The budget of a mo
 our share of the chess clock (bots.clock: Clocktime over the moves we still expect to make)
 minus what a move costs besides thinking, because our clock runs until our request reaches
 the server: `overhead` at first, then as measured on the server's clock.
+
+A game's summary (`_summary`) has the server's announced winner and FinalScore, our result
+("won"/"lost", "unknown" if we left the game or no winner was announced) and why it ended
+(`end_reason`: the rules or a clock; the server does not say, the final grid does).
 """
 
 from __future__ import annotations
@@ -28,6 +32,7 @@ from search.budget import Budget
 from .. import fields, records
 from ..backoff import Backoff
 from ..clock import Overhead, move_seconds
+from ..clock import limit as overrun_limit
 from ..decide import decide
 from ..players import make_player
 from ..runner import SearchRunner
@@ -234,7 +239,8 @@ async def _game(bot: GndBot, client: _Http, runner: SearchRunner, turn: gnd.Turn
         context = {"previous": previous, "exclude": frozenset(exclude), "time_left": turn.clocktime}
         if before is not None:  # what our last move cost on the server's clock besides thinking
             overhead.observe(before[0], turn.clocktime, before[1])
-        budget = Budget(move_seconds(turn.clocktime, state.expected_moves(), overhead.value), start=arrived)
+        planned = move_seconds(turn.clocktime, state.expected_moves(), overhead.value)
+        budget = Budget(planned, start=arrived, limit=overrun_limit(planned, time_left=turn.clocktime))
         move, _ = await decide(runner, name, player, params, state, budget, context, log=glog,
                                clock=round(turn.clocktime, 3), overhead=round(overhead.value, 3))
         action = gnd.encode_action(turn.game, move)
@@ -253,7 +259,8 @@ async def _game(bot: GndBot, client: _Http, runner: SearchRunner, turn: gnd.Turn
         exclude.clear()
         previous = state.play(move)
         turn = reply
-    return _summary(turn, us, moves, refused, bot=bot, first=first, turns=turns)
+    return _summary(turn, us, moves, refused, bot=bot, first=first, turns=turns,
+                    why=end_reason(name, turn, us, previous))
 
 
 def _save(bot: GndBot, summary: dict, us: int, first: Any, turns: list[dict]) -> None:
@@ -262,21 +269,49 @@ def _save(bot: GndBot, summary: dict, us: int, first: Any, turns: list[dict]) ->
     players = {SEATS[us]: bot.name, SEATS[3 - us]: "opponent"}
     winner = SEATS.get(summary["winner"])
     record = {**summary, "players": players, "winner_name": players.get(winner),
-              "reason": summary.get("abandoned", "finished")}
+              "reason": summary.get("abandoned", summary["reason"])}
     setup = {"name": str(summary["size"]), "size": summary["size"], "server": bot.server}
     records.keep(bot.record, records.stamp(record, summary["game"], setup, position(first), turns, records.CLIENT),
                  len(turns))
 
 
+def end_reason(game: str, turn: gnd.Turn, us: int, previous: Any) -> str:
+    """Why a finished game ended, from the server's last answer (it announces only the winner):
+    "no legal move" when the rules ended it (the side to move has none: in Gopher it lost, in
+    Dodo it won), "time" when the loser's clock ran out (the server's other end: an illegal action
+    is refused with 310, never the end), "unknown" with no winner announced.
+
+    The side to move is the opponent if the grid is still the one our last action made, else us
+    (the opponent moved since, or our late action was never applied); with no action of ours yet,
+    either side that fits the rule."""
+    if not turn.finished or turn.winner not in (gnd.RED, gnd.BLUE):
+        return "unknown"
+    stuck = turn.winner if game == "dodo" else 3 - turn.winner  # who the rule leaves without a move
+    cells = turn.cells()
+    if previous is not None:
+        to_move = 3 - us if previous.cells() == cells else us
+        if to_move != stuck:
+            return "time"
+    try:
+        final = games.rules(game).State.from_cells(turn.size, cells, stuck)
+    except ValueError:
+        return "unknown"
+    return "no legal move" if final.is_terminal() else "time"
+
+
 def _summary(turn: gnd.Turn, us: int, moves: int, refused: int, abandoned: str | None = None,
-             bot: GndBot | None = None, first: Any = None, turns: list[dict] = ()) -> dict:
+             bot: GndBot | None = None, first: Any = None, turns: list[dict] = (), why: str = "unknown") -> dict:
+    """The summary of a game: the server announces the winner and FinalScore (+1 or -1; whose view
+    is not documented, so it is reported as sent); we work out why it ended (`end_reason`)."""
+    won = turn.finished and turn.winner == us
+    result = "unknown" if abandoned or turn.winner not in (gnd.RED, gnd.BLUE) else "won" if won else "lost"
     out = {"match": turn.match_token, "game": gnd.game_name(turn.game), "size": turn.size,
            "colour": "red" if us == gnd.RED else "blue", "winner": turn.winner,
-           "won": turn.finished and turn.winner == us, "moves": moves, "refused": refused,
-           "clock_left": round(turn.clocktime, 3)}
+           "won": won, "result": result, "reason": "abandoned" if abandoned else why,
+           "score": turn.final_score if turn.finished else None, "score_from": "server",
+           "moves": moves, "refused": refused, "clock_left": round(turn.clocktime, 3)}
     if abandoned:
         out["abandoned"] = abandoned
     if bot is not None and bot.record and first is not None:
         _save(bot, out, us, first, list(turns))
     return out
-

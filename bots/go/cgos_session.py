@@ -36,6 +36,7 @@ from ..players import make_player
 from ..runner import SearchRunner
 from ..session import Client, GarbageGuard, Refused, SessionClosed
 from ..decide import decide
+from ..clock import limit as overrun_limit
 from . import clock, fallback
 from .board import BLACK, PASS, WHITE, IllegalMove, State, empty, point_name
 from .sgf import game_sgf
@@ -171,6 +172,30 @@ def apply_move(state: State, colour: int, text: str, log: Any) -> State:
     return state._replace(to_move=3 - colour, ko=PASS, passes=0)
 
 
+def read_result(result: str | None) -> tuple[str | None, str, float | None]:
+    """(the winner's colour letter or None, why the game ended, the winning margin or None) of a
+    `gameover` result (spec section 4): "B+12.5" -> ("b", "score", 12.5); "B+0.0" (the Tcl
+    server's draw) and "Draw" -> (None, "score", 0.0); "W+Resign" -> ("w", "resign", None),
+    likewise "Time" -> "time" and "Illegal" -> "illegal move" (the loser's); anything else
+    ("Abort", an admin's text, None: no gameover) -> (None, "unknown" or "abort", None)."""
+    if result is None:
+        return None, "unknown", None
+    text = result.strip()
+    if text.lower() == "draw":
+        return None, "score", 0.0
+    if len(text) > 2 and text[0] in "BW" and text[1] == "+":
+        letter, rest = text[0].lower(), text[2:]
+        try:
+            margin = float(rest)
+        except ValueError:
+            word = rest.lower()
+            return letter, {"resign": "resign", "time": "time", "illegal": "illegal move"}.get(word, word), None
+        if margin != margin or margin in (float("inf"), float("-inf")):
+            return None, "unknown", None
+        return (letter if margin else None), "score", margin
+    return None, "abort" if text.lower() == "abort" else "unknown", None
+
+
 def _cgos_result(state: State) -> str:
     """The result CGOS would give a finished board (area score, one decimal, or Draw)."""
     score = state.score()
@@ -300,7 +325,7 @@ class _Session(Client):
         else:  # what our last move cost on the server's clock besides thinking
             game.overhead.observe(game.before[0], event.time_left, game.before[1])
         seconds = clock.move_seconds(state, time_left=event.time_left, overhead=game.overhead.value)
-        budget = Budget(seconds, start=arrived)
+        budget = Budget(seconds, start=arrived, limit=overrun_limit(seconds, time_left=event.time_left))
         move, _ = await decide(self.runner, "go", self.bot.player, self.bot.params, state, budget,
                                {"time_left": event.time_left}, log=game.log,
                                overhead=round(game.overhead.value, 3))
@@ -332,8 +357,7 @@ class _Session(Client):
         if game is None:
             self.log.warning("gameover without a game; not counted", result=event.result)
             return False
-        winner = {"b": game.black, "w": game.white}.get(event.winner or "")
-        self._record(game, event.result, winner, event.comment)
+        self._record(game, event.result, event.comment, "server")
         return self._done()
 
     def _close_open_game(self, why: str) -> bool:
@@ -342,15 +366,25 @@ class _Session(Client):
         if game is None:
             return False
         state = game.state
-        result = _cgos_result(state) if state.is_terminal() else None
-        winner = {BLACK: game.black, WHITE: game.white}.get(state.winner()) if result else None
+        result = _cgos_result(state) if state.is_terminal() else None  # two passes: score it ourselves
         game.log.info("previous game closed without a gameover", why=why)
-        self._record(game, result, winner, "")
+        self._record(game, result, "", "our board" if result else None)
         return self._done()
 
-    def _record(self, game: _Game, result: str | None, winner: str | None, comment: str) -> None:
-        summary = {"gid": game.gid, "colour": _LETTERS.get(game.colour), "opponent": game.opponent,
-                   "result": result, "winner": winner, "moves": game.moves}
+    def _record(self, game: _Game, result: str | None, comment: str, score_from: str | None) -> None:
+        """The summary of a game: the server's result string (`result`, None if unknown), the
+        winner's name, and from our side the `outcome` (won/lost/draw/unknown), the `reason` and
+        the winning margin `score` of a scored game, with where it comes from (`score_from`)."""
+        letter, reason, margin = read_result(result)
+        winner = {"b": game.black, "w": game.white}.get(letter or "")
+        ours = _LETTERS.get(game.colour)
+        if letter is None:
+            outcome = "draw" if margin == 0.0 else "unknown"
+        else:
+            outcome = "unknown" if ours is None else "won" if letter == ours else "lost"
+        summary = {"gid": game.gid, "colour": ours, "opponent": game.opponent,
+                   "result": result, "winner": winner, "moves": game.moves, "outcome": outcome,
+                   "reason": reason, "score": margin, "score_from": score_from if margin is not None else None}
         self.summaries.append(summary)
         game.log.info("game over", comment=self._mask(comment), won=winner == self.bot.name, **summary)
         if self.bot.record:
@@ -375,21 +409,26 @@ async def play(bot: CgosBot, runner: SearchRunner, log: Any = None) -> list[dict
     """Connect, log in and play until `bot.games` games are done (then `quit`); a summary per game.
 
     Each summary: gid, colour ("b"/"w"), opponent, result (the server's string, e.g.
-    "W+6.0", "B+Resign", "Draw"; None if unknown), winner (a name or None) and moves.
+    "W+6.0", "B+Resign", "Draw"; None if unknown), winner (a name or None), moves, and from
+    our side: outcome (won/lost/draw/unknown), reason (score, resign, time, illegal move,
+    abort, unknown) and the winning margin score (a scored game only) with score_from.
     Raises Refused when the server refuses us, SessionClosed (a ConnectionError) when the
     connection ends, a ProtocolError after bots.session.GARBAGE_LIMIT malformed lines in a row, and
     OSError (TimeoutError included) when the server cannot be reached.  With games=0 it returns only by raising.
     """
     log = (log or structlog.get_logger("bots.go.cgos")).bind(bot=bot.name, game="go",
                                                              server=f"{bot.host}:{bot.port}")
-    await asyncio.to_thread(fallback.warm)  # the fallback move runs here, not in a worker: load it now
-    reader, writer = await asyncio.wait_for(asyncio.open_connection(bot.host, bot.port), CONNECT_TIMEOUT)
-    log.info("connected", player=bot.player)
+    loading = runner.when_ready(fallback.warm)  # the fallback runs here, not in a worker (bots.go.fallback)
     try:
-        return await _Session(bot, runner, reader, writer, log).play()
-    finally:
-        writer.close()
+        reader, writer = await asyncio.wait_for(asyncio.open_connection(bot.host, bot.port), CONNECT_TIMEOUT)
+        log.info("connected", player=bot.player)
         try:
-            await writer.wait_closed()
-        except OSError:
-            pass
+            return await _Session(bot, runner, reader, writer, log).play()
+        finally:
+            writer.close()
+            try:
+                await writer.wait_closed()
+            except OSError:
+                pass
+    finally:
+        loading.cancel()

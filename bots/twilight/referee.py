@@ -6,8 +6,12 @@
   with the cells both players touched on their last plies, and has `move_timeout`
   seconds to send its whole MOV.  A time-out skips the ply.  An illegal MOV, any other
   frame, garbage or a closed socket loses the game.
-- The game ends when a species is wiped out or after `max_plies` plies (the larger
-  population wins, equal is a draw); both players get END.
+- The game ends when a species is wiped out, after `max_plies` plies, or, with a
+  `game_time`, when the game has lasted that many seconds, which is checked after the
+  second player's (werewolves') ply only, so both sides get as many plies (the official
+  MaxPlays and MaxGameDuration, defaults 200 plies and 5 min; off here unless set).  At
+  either cap the larger population wins, equal is a draw (the 2020 build's "no winner").
+  Both players get END, which carries no result: the record has the reason and populations.
 - A match of several games stays on the same sockets: END then SET for the next game,
   with species swapped each game so both sides play both; END then BYE after the last.
 - A JSON-ready record per game: players, winner, plies, violations, time-outs and
@@ -86,6 +90,7 @@ class RefereeConfig:
     seed: int | None = None
     games: int = 1
     nme_timeout: float = 30.0  # ours: the official server waits for NME forever
+    game_time: float | None = None  # seconds of play before the game ends (official MaxGameDuration); None: no cap
 
 
 class Referee:
@@ -203,7 +208,13 @@ class Referee:
             await seat.send(Map(cells))
         touched: dict[Species, set] = {Species.VAMPIRES: set(), Species.WEREWOLVES: set()}
         self.on_ply(state)
+        clock_start = time.monotonic()
+        timed_out = False  # the game clock ran out
         while not state.is_terminal():
+            if (cfg.game_time is not None and state.ply and state.to_move == Species.VAMPIRES
+                    and time.monotonic() - clock_start >= cfg.game_time):  # checked after the werewolves' ply
+                timed_out = True
+                break
             mover = state.to_move
             side = mover.name.lower()
             seat = seats[mover]
@@ -242,10 +253,19 @@ class Referee:
             turns.append(records.turn(len(turns) + 1, side, seat.name, [list(m) for m in event.moves], think,
                                       battles=[list(state.cell(x, y)) for x, y in battles]))
             self.on_ply(state)
-        winner = state.winner()
-        record.update(plies=state.ply, reason="elimination" if not (state.vampires and state.werewolves) else "max plies",
-                      population={"vampires": state.population(Species.VAMPIRES),
-                                  "werewolves": state.population(Species.WEREWOLVES)})
+        population = {"vampires": state.population(Species.VAMPIRES),
+                      "werewolves": state.population(Species.WEREWOLVES)}
+        if timed_out:
+            v, w = population["vampires"], population["werewolves"]
+            winner = None if v == w else Species.VAMPIRES if v > w else Species.WEREWOLVES
+            reason = "time limit"
+        elif not (state.vampires and state.werewolves):
+            # the official server looks at vampires first: none left loses, even if no werewolves are left either
+            winner = Species.VAMPIRES if state.vampires else Species.WEREWOLVES
+            reason = "elimination"
+        else:
+            winner, reason = state.winner(), "max plies"
+        record.update(plies=state.ply, reason=reason, population=population)
         if winner is not None:
             record.update(winner=winner.name.lower(), winner_name=seats[winner].name)
         log.info("game over", **{k: record[k] for k in ("game", "map", "winner", "winner_name", "reason", "plies")})

@@ -200,8 +200,10 @@ async def test_a_full_game_to_two_passes_then_ready(runner, json_logs):
     ((state, moves),) = final
     result = cgos_result(state)
     winner = {"B": NAME, "W": "opp"}.get(result[0])
+    margin = abs(state.score())
     assert outcome.summaries == [{"gid": 7, "colour": "b", "opponent": "opp", "result": result, "winner": winner,
-                                  "moves": moves}]
+                                  "moves": moves, "outcome": {NAME: "won", "opp": "lost", None: "draw"}[winner],
+                                  "reason": "score", "score": margin, "score_from": "server"}]
     move_lines = [e for e in events(json_logs) if e["event"] == "move"]
     assert len(move_lines) == (moves + 1) // 2 >= 30  # every genmove went through decide, which logs it
     assert all(e["gid"] == 7 and e["colour"] == "b" for e in move_lines)
@@ -236,7 +238,41 @@ async def test_games_one_quits_after_the_gameover(runner):
 
     outcome = await against(script, runner, games=1)
     assert outcome == [{"gid": 8, "colour": "b", "opponent": "opp", "result": "W+Resign", "winner": "opp",
-                        "moves": played[0]}]
+                        "moves": played[0], "outcome": "lost", "reason": "resign", "score": None,
+                        "score_from": None}]
+
+
+# Every end a gameover announces (spec section 4: "B+<score>", "Draw", the Tcl server's "B+0.0"
+# draw, "X+Resign", "X+Time", "X+Illegal", an admin's "Abort"), from our side as Black.
+@pytest.mark.parametrize("result, comment, outcome, reason, score, winner", [
+    ("B+12.5", "", "won", "score", 12.5, NAME),
+    ("W+6.0", "", "lost", "score", 6.0, "opp"),
+    ("Draw", "", "draw", "score", 0.0, None),
+    ("B+0.0", "", "draw", "score", 0.0, None),
+    ("B+Resign", "Resignation", "won", "resign", None, NAME),
+    ("W+Resign", "Resignation", "lost", "resign", None, "opp"),
+    ("B+Time", "", "won", "time", None, NAME),  # the opponent's flag fell
+    ("W+Time", "", "lost", "time", None, "opp"),  # ours did
+    ("B+Illegal", "Illegal move error:move to occupied point move:e5", "won", "illegal move", None, NAME),
+    ("W+Illegal", "Illegal move error:KO attempted move:c3", "lost", "illegal move", None, "opp"),
+    ("Abort", "", "unknown", "abort", None, None),
+])
+async def test_every_gameover_result_gives_winner_reason_and_score(runner, json_logs, result, comment, outcome,
+                                                                   reason, score, winner):
+    async def script(peer: Peer) -> None:
+        await peer.login()
+        await peer.send(f"setup 21 9 7.0 60000 opp(1800?) {NAME}(1850)")
+        await peer.our_move(empty(9, 7.0), "b")
+        await peer.send("play w pass 59000", f"gameover {DATE} {result} {comment}")
+        assert await peer.recv() == "ready"
+
+    summaries = (await against(script, runner)).summaries
+    assert summaries == [{"gid": 21, "colour": "b", "opponent": "opp", "result": result, "winner": winner,
+                          "moves": 2, "outcome": outcome, "reason": reason, "score": score,
+                          "score_from": "server" if score is not None else None}]
+    (logged,) = [e for e in events(json_logs) if e["event"] == "game over"]
+    assert (logged["outcome"], logged["reason"], logged["score"], logged["won"]) == (outcome, reason, score,
+                                                                                    winner == NAME)
 
 
 async def test_resume_rebuilds_the_position_from_the_setup_tail(runner, json_logs):
@@ -431,6 +467,9 @@ async def test_cgos_lite_a_new_setup_ends_the_game_without_gameover(runner):
     summary = outcome[0]
     assert {k: summary[k] for k in ("gid", "colour", "opponent", "result", "winner")} == {
         "gid": 0, "colour": "b", "opponent": "opp", "result": "W+3.0", "winner": "opp"}
+    # cgos-lite sends no gameover: the score is ours, from the two-pass board, and says so
+    assert (summary["outcome"], summary["reason"], summary["score"], summary["score_from"]) == (
+        "lost", "score", 3.0, "our board")
     assert summary["moves"] >= 4
 
 
@@ -447,7 +486,8 @@ async def test_cgos_lite_an_unfinished_game_has_no_result(runner):
     outcome = await against(script, runner)
     assert isinstance(outcome, SessionClosed)
     assert outcome.summaries == [{"gid": 0, "colour": "b", "opponent": "opp", "result": None, "winner": None,
-                                  "moves": 2}]
+                                  "moves": 2, "outcome": "unknown", "reason": "unknown", "score": None,
+                                  "score_from": None}]
 
 
 # -- secrets and settings --------------------------------------------------------------------
