@@ -7,6 +7,7 @@ import io
 import os
 import pty
 import select
+import signal
 import sys
 import time
 from pathlib import Path
@@ -126,6 +127,9 @@ class Terminal:
         self.pid, self.fd = pty.fork()
         if self.pid == 0:  # the child
             try:
+                # A shell gives its foreground command Ctrl-C's default; pytest may have been started with
+                # SIGINT ignored (a background job), and an ignored signal stays ignored across exec.
+                signal.signal(signal.SIGINT, signal.SIG_DFL)
                 os.chdir(REPO)
                 os.execve(sys.executable, [sys.executable, "-c", CHILD], env)
             finally:

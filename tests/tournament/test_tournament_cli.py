@@ -11,7 +11,8 @@ import time
 import pytest
 
 from bots.cli import main
-from tests.tournament.cli import FAST, ROOT, bots, command, environment, ledger, table
+from tests.helpers import WITH_SIGINT
+from tests.tournament.cli import FAST, ROOT, bots, environment, ledger, table
 
 FAKE = ROOT / "tests" / "go" / "fake_gtp_engine.py"
 
@@ -58,8 +59,9 @@ def test_a_rerun_plays_only_the_missing_games_and_gives_the_same_table(tmp_path)
 def test_an_interrupted_tournament_continues_from_its_records(tmp_path):
     args = ["tournament", "twilight", "--players", "planner", "greedy", "--maps", "map8", "--games", "4",
             "--max-plies", "30", "--record", str(tmp_path), *FAST]
-    proc = subprocess.Popen(command(*args), cwd=ROOT, env=environment(), stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True)
+    # WITH_SIGINT: Ctrl-C reaches the command also when pytest was started with SIGINT ignored.
+    proc = subprocess.Popen([*WITH_SIGINT, "--log-level", "warning", *args], cwd=ROOT, env=environment(),
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     deadline = time.monotonic() + 60
     while not ((tmp_path / "ledger.jsonl").exists() and ledger(tmp_path)) and time.monotonic() < deadline:
         time.sleep(0.02)
