@@ -37,9 +37,9 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from bots.cache import configure_numba
+from bots.cache import caching
 
-configure_numba()  # compiled kernels go to the per-user cache, never into the package
+CACHE = caching()  # compiled kernels go to the per-user cache (bots.cache), never into the package
 
 from numba import njit  # noqa: E402  (after the cache directory is chosen)
 
@@ -118,7 +118,7 @@ PATTERN_TABLE = _pattern_table()
 
 # -- the board ---------------------------------------------------------------------------------
 
-@njit(cache=True)
+@njit(cache=CACHE)
 def new_board(size):
     """The empty board (Black to move)."""
     w = size + 2
@@ -143,26 +143,26 @@ def new_board(size):
     return B, S
 
 
-@njit(cache=True)
+@njit(cache=CACHE)
 def _libs(B, r, q, sign):
     B[NLIB, r] += sign
     B[LSUM, r] += sign * q
     B[LSQ, r] += sign * q * q
 
 
-@njit(cache=True)
+@njit(cache=CACHE)
 def in_atari(B, r):
     n = np.int64(B[NLIB, r])
     s = np.int64(B[LSUM, r])
     return n > 0 and n * np.int64(B[LSQ, r]) == s * s
 
 
-@njit(cache=True)
+@njit(cache=CACHE)
 def last_liberty(B, r):
     return B[LSUM, r] // B[NLIB, r]
 
 
-@njit(cache=True)
+@njit(cache=CACHE)
 def _merge(B, a, b):
     """Merge the strings with roots a and b; returns the surviving root."""
     if B[SSIZE, a] < B[SSIZE, b]:
@@ -182,7 +182,7 @@ def _merge(B, a, b):
     return a
 
 
-@njit(cache=True)
+@njit(cache=CACHE)
 def _remove(B, S, r):
     """Take the string with root r off the board; returns its size."""
     w = np.int64(S[WIDTH])
@@ -213,7 +213,7 @@ def _remove(B, S, r):
     return n
 
 
-@njit(cache=True)
+@njit(cache=CACHE)
 def place(B, S, p, c):
     """Put a stone of colour c on the empty point p (no legality check), capture, set ko."""
     w = np.int64(S[WIDTH])
@@ -255,7 +255,7 @@ def place(B, S, p, c):
     return captured
 
 
-@njit(cache=True)
+@njit(cache=CACHE)
 def is_legal(B, S, p, c):
     """Empty, not the ko point (for the side to move), not suicide."""
     if B[COL, p] != EMPTY or (p == S[KO] and c == S[TOMOVE]):
@@ -275,7 +275,7 @@ def is_legal(B, S, p, c):
     return False
 
 
-@njit(cache=True)
+@njit(cache=CACHE)
 def is_eye(B, S, p, c):
     """p is empty, every neighbour is c (or the edge), and the diagonals hold at most one
     enemy stone (none on the edge or in the corner)."""
@@ -297,7 +297,7 @@ def is_eye(B, S, p, c):
     return bad + edge < 2
 
 
-@njit(cache=True)
+@njit(cache=CACHE)
 def play(B, S, p):
     """The side to move plays p (a padded point, or PASS); the caller knows it is legal."""
     c = S[TOMOVE]
@@ -312,7 +312,7 @@ def play(B, S, p):
     S[LAST] = p
 
 
-@njit(cache=True)
+@njit(cache=CACHE)
 def libs_after(B, S, p, c, enough):
     """Liberties the string of p would have after c plays there, counted up to `enough`
     (a capture counts as `enough`).  For self-atari tests: 1 means self-atari."""
@@ -356,7 +356,7 @@ def libs_after(B, S, p, c, enough):
     return n
 
 
-@njit(cache=True)
+@njit(cache=CACHE)
 def area(B, S, max_region=1 << 30):
     """(black, white) area: stones plus empty regions that touch one colour only (and have
     at most `max_region` points: a search's evaluation does not count half an empty board)."""
@@ -405,13 +405,13 @@ def area(B, S, max_region=1 << 30):
     return black, white
 
 
-@njit(cache=True)
+@njit(cache=CACHE)
 def score(B, S, komi):
     b, w = area(B, S)
     return b - w - komi
 
 
-@njit(cache=True)
+@njit(cache=CACHE)
 def owners(B, S):
     """The owner of every padded point (int8): a stone's colour, or for an empty region the
     one colour that touches it; EMPTY for a region touching both or none, and for the ring."""
@@ -485,7 +485,7 @@ def to_kernel(state: State) -> tuple[np.ndarray, np.ndarray]:
 seed, seeded = uct.seed, uct.seeded
 
 
-@njit(cache=True)
+@njit(cache=CACHE)
 def pattern_code(B, S, p, c):
     """The 3x3 neighbourhood of p seen by c, as PATTERN_TABLE's index."""
     w = np.int64(S[WIDTH])
@@ -499,12 +499,12 @@ def pattern_code(B, S, p, c):
     return code
 
 
-@njit(cache=True)
+@njit(cache=CACHE)
 def matches_pattern(B, S, p, c):
     return PATTERN_TABLE[pattern_code(B, S, p, c)] != 0
 
 
-@njit(cache=True)
+@njit(cache=CACHE)
 def _pattern_move(B, S, c):
     """A random empty neighbour of the last move that matches a 3x3 pattern for c, is legal,
     fills no own eye and is not a self-atari; -1 if none."""
@@ -523,7 +523,7 @@ def _pattern_move(B, S, c):
     return found[np.random.randint(n)] if n else -1
 
 
-@njit(cache=True)
+@njit(cache=CACHE)
 def _answer_last(B, S, c):
     """A move answering the last move: capture an enemy string next to it that is in atari,
     or save our string it put in atari (extend if that gains liberties, or capture a
@@ -561,7 +561,7 @@ def _answer_last(B, S, c):
     return -1
 
 
-@njit(cache=True)
+@njit(cache=CACHE)
 def random_move(B, S, c, heavy):
     """A random legal move for c that fills no own eye (heavy: avoid most self-ataris of
     strings with two stones or more); PASS when none is left.  Reorders EMP (harmless)."""
@@ -582,7 +582,7 @@ def random_move(B, S, c, heavy):
     return PASS
 
 
-@njit(cache=True)
+@njit(cache=CACHE)
 def playout(B, S, komi, amaf, max_moves, heavy):
     """Play on until two passes (or max_moves): the area score, black - white - komi.
     `amaf[p]` gets the colour that played p first, where it is still 0."""
@@ -603,7 +603,7 @@ def playout(B, S, komi, amaf, max_moves, heavy):
     return score(B, S, komi)
 
 
-@njit(cache=True)
+@njit(cache=CACHE)
 def playouts(B0, S0, komi, count, heavy):
     """`count` playouts from the position; returns Black's wins (for benchmarks and tests)."""
     amaf = np.zeros(B0.shape[1], np.int8)
@@ -620,7 +620,7 @@ def playouts(B0, S0, komi, count, heavy):
 #
 # A position is (B, S); the search's params are (komi, heavy playouts).
 
-@njit(cache=True)
+@njit(cache=CACHE)
 def _distance(S, a, b):
     w = np.int64(S[WIDTH])
     dr = abs(a // w - b // w)
@@ -628,7 +628,7 @@ def _distance(S, a, b):
     return max(dr, dc) if max(dr, dc) <= 1 else dr + dc
 
 
-@njit(cache=True)
+@njit(cache=CACHE)
 def _near_stones(B, S, p, radius):
     """Is there a stone within Manhattan distance `radius` of p?"""
     w = np.int64(S[WIDTH])
@@ -644,7 +644,7 @@ def _near_stones(B, S, p, radius):
     return False
 
 
-@njit(cache=True)
+@njit(cache=CACHE)
 def _line(S, p):
     w = np.int64(S[WIDTH])
     size = S[SIZE]
@@ -652,7 +652,7 @@ def _line(S, p):
     return min(min(r, c), min(size - 1 - r, size - 1 - c)) + 1
 
 
-@njit(cache=True)
+@njit(cache=CACHE)
 def _priors(B, S, p, c):
     """(prior visits, prior wins) of c playing p."""
     pn = PRIOR_EVEN
@@ -691,7 +691,7 @@ def _priors(B, S, p, c):
     return pn, pw
 
 
-@njit(cache=True)
+@njit(cache=CACHE)
 def children(pos, params, mask, moves, prior):
     """search.uct's `children`: the legal moves that fill no own eye, with their priors
     (_priors), and PASS, with losing priors unless the opponent just passed (or nothing else
@@ -720,27 +720,27 @@ def children(pos, params, mask, moves, prior):
     return k + 1
 
 
-@njit(cache=True)
+@njit(cache=CACHE)
 def _to_move(pos):
     return pos[1][TOMOVE]
 
 
-@njit(cache=True)
+@njit(cache=CACHE)
 def _copy(pos):
     return pos[0].copy(), pos[1].copy()
 
 
-@njit(cache=True)
+@njit(cache=CACHE)
 def _play(pos, move):
     play(pos[0], pos[1], move)
 
 
-@njit(cache=True)
+@njit(cache=CACHE)
 def _is_over(pos):
     return pos[1][PASSES] >= 2
 
 
-@njit(cache=True)
+@njit(cache=CACHE)
 def _playout(pos, params, amaf):
     """search.uct's `playout`: heavy or light playouts to the end, scored by area with komi;
     the winner (EMPTY for a jigo)."""
@@ -761,7 +761,7 @@ def run(V, I, meta, B0, S0, komi, heavy, root_mask, count):  # noqa: E741
     return SEARCH.run(V, I, meta, (B0, S0), (komi, heavy), root_mask, count, SEARCH.policy, *scratch)
 
 
-@njit(cache=True)
+@njit(cache=CACHE)
 def moves(B, S, out):
     """Fill `out` with the legal moves of the side to move that fill no own eye; the count."""
     c = S[TOMOVE]
@@ -774,7 +774,7 @@ def moves(B, S, out):
     return n
 
 
-@njit(cache=True)
+@njit(cache=CACHE)
 def captures_by(B, S, p, c):
     """Stones c would capture by playing p."""
     w = np.int64(S[WIDTH])
@@ -795,7 +795,7 @@ def captures_by(B, S, p, c):
     return total
 
 
-@njit(cache=True)
+@njit(cache=CACHE)
 def influence(B, S):
     """(black, white): empty points closer to one colour's stones (weight 2 at distance 1,
     1 at distance 2, Manhattan) than to the other's: a cheap territory estimate."""
@@ -824,7 +824,7 @@ def influence(B, S):
     return black, white
 
 
-@njit(cache=True)
+@njit(cache=CACHE)
 def stones(B, S, c):
     n = 0
     for j in range(B.shape[1]):

@@ -46,9 +46,9 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from bots.cache import configure_numba
+from bots.cache import caching
 
-configure_numba()  # compiled kernels go to the per-user cache, never into the package
+CACHE = caching()  # compiled kernels go to the per-user cache (bots.cache), never into the package
 
 from numba import njit  # noqa: E402  (after the cache directory is chosen)
 
@@ -91,7 +91,7 @@ PRIORS = F_BRIDGE | F_NEAR | F_SWAP  # the features the player uses
 
 # -- the position ------------------------------------------------------------------------------
 
-@njit(cache=True)
+@njit(cache=CACHE)
 def new_position(width, height, swap):
     """The empty width x height board, Black to move."""
     pw = width + 2
@@ -167,12 +167,12 @@ def board_of(pos: np.ndarray) -> bytes:
     return bytes(int(pos[OFF + (r + 1) * pw + c + 1]) & 3 for r in range(h) for c in range(w))
 
 
-@njit(cache=True)
+@njit(cache=CACHE)
 def swap_allowed(pos):
     return pos[SWAPRULE] != 0 and pos[PLIES] == 1 and pos[WIDTH] == pos[HEIGHT] and pos[FIRST] >= 0
 
 
-@njit(cache=True)
+@njit(cache=CACHE)
 def play(pos, move):
     """The side to move plays `move` (an empty padded cell, or SWAP_MOVE when allowed); the
     caller knows it is legal."""
@@ -198,7 +198,7 @@ def play(pos, move):
 
 # -- who has won ----------------------------------------------------------------------------
 
-@njit(cache=True)
+@njit(cache=CACHE)
 def group_sides(pos, p, stack):
     """The sides (FIRST_SIDE | SECOND_SIDE bits) of its own edges that the group of the stone
     at padded cell p touches.  `stack` is scratch of at least the board's size; the board is
@@ -228,7 +228,7 @@ def group_sides(pos, p, stack):
     return sides
 
 
-@njit(cache=True)
+@njit(cache=CACHE)
 def connects(pos, c, stack):
     """Does colour c join its two edges?  (Any position; the board is left as it was.)"""
     board = pos[OFF:]
@@ -268,7 +268,7 @@ def connects(pos, c, stack):
     return found
 
 
-@njit(cache=True)
+@njit(cache=CACHE)
 def winner(pos):
     """The colour that has joined its edges (the last mover first), or 0."""
     stack = np.empty(pos.shape[0] - OFF, np.int32)
@@ -281,7 +281,7 @@ def winner(pos):
     return 0
 
 
-@njit(cache=True)
+@njit(cache=CACHE)
 def full_winner(pos, stack):
     """The winner of a FULL board: Black if Black joins top and bottom, else White.  Marks
     Black's stones it reaches (the board is thrown away after a playout)."""
@@ -309,7 +309,7 @@ def full_winner(pos, stack):
     return WHITE
 
 
-@njit(cache=True)
+@njit(cache=CACHE)
 def win_cells(pos, c, out):
     """The empty cells where c would join its edges at once: written to `out` (padded), the
     count returned.  (0 if c has already joined them.)"""
@@ -361,7 +361,7 @@ def win_cells(pos, c, out):
 
 # -- bridges ------------------------------------------------------------------------------------
 
-@njit(cache=True, inline="always")
+@njit(cache=CACHE, inline="always")
 def save_reply(board, pw, x, c):
     """The bridge-save reply for c to a stone just played at padded cell x (`board` the padded
     board, pos[OFF:], of padded width `pw`): the other carrier of a bridge of c's that x
@@ -411,7 +411,7 @@ def save_reply(board, pw, x, c):
 seed, seeded = uct.seed, uct.seeded
 
 
-@njit(cache=True)
+@njit(cache=CACHE)
 def fill(pos, amaf, bridges):
     """Fill the board from `pos` in random order, alternately from the side to move (with
     `bridges`: answering an intrusion into a bridge in its other cell), and return the winner.
@@ -449,7 +449,7 @@ def fill(pos, amaf, bridges):
     return full_winner(pos, cells)
 
 
-@njit(cache=True)
+@njit(cache=CACHE)
 def playouts(pos0, count, bridges):
     """`count` playouts from the position; Black's wins (for benchmarks and tests)."""
     amaf = np.zeros(pos0.shape[0] - OFF, np.int8)
@@ -480,7 +480,7 @@ def playout_rate(size: int = 11, seconds: float = 1.0, bridges: bool = False, he
 # A position is the int32 array above; the search's params are (the priors' features, an int of
 # F_* bits, 0 for an even prior everywhere; bridge replies in playouts, a bool).
 
-@njit(cache=True, inline="always")
+@njit(cache=CACHE, inline="always")
 def _priors(board, pw, ph, last, p, c, features):
     """(prior visits, prior wins) of c playing the empty padded cell p (`last` the last move;
     `features` the F_* bits in use)."""
@@ -509,7 +509,7 @@ def _priors(board, pw, ph, last, p, c, features):
     return pn, pw_
 
 
-@njit(cache=True)
+@njit(cache=CACHE)
 def children(pos, params, mask, moves, prior):
     """search.uct's `children`: nothing if the game is over; else every empty cell (only
     those with mask[p] != 0 when `mask` is not empty) with its priors, and SWAP_MOVE when the
@@ -549,22 +549,22 @@ def children(pos, params, mask, moves, prior):
     return k
 
 
-@njit(cache=True)
+@njit(cache=CACHE)
 def _to_move(pos):
     return pos[TOMOVE]
 
 
-@njit(cache=True)
+@njit(cache=CACHE)
 def _copy(pos):
     return pos.copy()
 
 
-@njit(cache=True)
+@njit(cache=CACHE)
 def _is_over(pos):
     return False
 
 
-@njit(cache=True)
+@njit(cache=CACHE)
 def _playout(pos, params, amaf):
     """search.uct's `playout`: a fill playout (bridge replies if params[1]); the winner."""
     return fill(pos, amaf, params[1])

@@ -47,9 +47,9 @@ from functools import lru_cache
 
 import numpy as np
 
-from bots.cache import configure_numba
+from bots.cache import caching
 
-configure_numba()  # compiled kernels go to the per-user cache, never into the package
+CACHE = caching()  # compiled kernels go to the per-user cache (bots.cache), never into the package
 
 from numba import njit  # noqa: E402  (after the cache directory is chosen)
 
@@ -156,7 +156,7 @@ def _topology(width: int, height: int) -> _Topology:
     return _Topology(n, pu, pv, inc, ends, tables, bridges, binc, templates, band)
 
 
-@njit(cache=True)
+@njit(cache=CACHE)
 def _band_solve(ab, rhs):  # pragma: no cover  (compiled)
     """Solve A x = rhs for each of k symmetric positive definite banded matrices given by their
     lower band, ab[t, i, d] = A[i, i - d] (d = 0..m), by Cholesky factorisation in place of a

@@ -32,9 +32,9 @@ from typing import NamedTuple
 
 import numpy as np
 
-from bots.cache import configure_numba
+from bots.cache import caching
 
-configure_numba()  # compiled kernels go to the per-user cache, never into the package
+CACHE = caching()  # compiled kernels go to the per-user cache (bots.cache), never into the package
 
 from numba import njit, objmode  # noqa: E402  (after the cache directory is chosen)
 
@@ -155,13 +155,13 @@ def reduce(state: State) -> Graph:
 
 # -- the search (numba) ----------------------------------------------------------------------
 
-@njit(cache=True, inline="always")
+@njit(cache=CACHE, inline="always")
 def _low(x):
     """The index of the lowest set bit of x (x > 0)."""
     return CTZ[(((x & -x) * DEBRUIJN) >> 58) & 63]
 
 
-@njit(cache=True)
+@njit(cache=CACHE)
 def _popcount(x):
     n = 0
     while x:
@@ -170,7 +170,7 @@ def _popcount(x):
     return n
 
 
-@njit(cache=True)
+@njit(cache=CACHE)
 def _reach(nbr, ci, start, stones):
     """The cells of `stones` reached from `start & stones` by c's steps, and every cell one
     step from them."""
@@ -188,7 +188,7 @@ def _reach(nbr, ci, start, stones):
     return reach, near
 
 
-@njit(cache=True)
+@njit(cache=CACHE)
 def _threats(nbr, adj, ci, stones, free):
     """For colour ci + 1 with its `stones` (bits): (joined already, the free cells that join
     its edges at once, the cells next to its first-edge groups, ... second-edge groups)."""
@@ -201,13 +201,13 @@ def _threats(nbr, adj, ci, stones, free):
     return False, na & nb & free, na, nb
 
 
-@njit(cache=True)
+@njit(cache=CACHE)
 def _slot(sb, sw, bits):
     h = (sb * np.int64(-7046029254386353131)) ^ (sw * np.int64(-4658895280553007687))
     return (h >> (64 - bits)) & ((1 << bits) - 1)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=CACHE, inline="always")
 def _enter(d, SB, SW, C, SLOT, MOVES, N, IDX, nbr, adj, order, full, tt_b, tt_w, tt_v, tt_m):
     """Open the node at depth d (its position in SB[d], SW[d], C[d]): 1 / -1 if it is won /
     lost for the side to move without a search, else 2 with its moves to try in
@@ -268,7 +268,7 @@ def _enter(d, SB, SW, C, SLOT, MOVES, N, IDX, nbr, adj, order, full, tt_b, tt_w,
     return 2
 
 
-@njit(cache=True)
+@njit(cache=CACHE)
 def _search(sb0, sw0, c0, nbr, adj, order, full, tt_b, tt_w, tt_v, tt_m, stats, deadline):
     """Does the side to move c0 (1 Black, 2 White) win?  1 yes, -1 no, 0 unknown (the node
     limit or the deadline stopped the search).  sb0 / sw0: the cells Black / White filled.
@@ -334,7 +334,7 @@ def _search(sb0, sw0, c0, nbr, adj, order, full, tt_b, tt_w, tt_v, tt_m, stats, 
             r = 2
 
 
-@njit(cache=True)
+@njit(cache=CACHE)
 def _root(c, nbr, adj, order, k, tt_b, tt_w, tt_v, tt_m, stats, deadline, every, values):
     """Search the position (nothing filled yet, c to move): `values[i]` = 1 / -1 / 0 (won,
     lost, unknown) for c playing bit i, all of them if `every`, else up to the first win.

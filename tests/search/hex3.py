@@ -15,9 +15,9 @@ from functools import lru_cache
 
 import numpy as np
 
-from bots.cache import configure_numba
+from bots.cache import caching
 
-configure_numba()  # before numba is imported: the toy caches where the games do
+CACHE = caching()  # compiled kernels go to the per-user cache (bots.cache), never into the package
 
 from numba import njit  # noqa: E402
 
@@ -35,7 +35,7 @@ for _r in range(N):
                 _k += 1
 
 
-@njit(cache=True)
+@njit(cache=CACHE)
 def winner(board):
     """1 or 2 when that player has connected its sides, else 0."""
     seen = np.zeros(CELLS, np.int8)
@@ -63,17 +63,17 @@ def winner(board):
     return 0
 
 
-@njit(cache=True)
+@njit(cache=CACHE)
 def to_move(pos):
     return pos[1][0]
 
 
-@njit(cache=True)
+@njit(cache=CACHE)
 def copy(pos):
     return pos[0].copy(), pos[1].copy()
 
 
-@njit(cache=True)
+@njit(cache=CACHE)
 def play(pos, move):
     board, info = pos
     board[move] = info[0]
@@ -81,12 +81,12 @@ def play(pos, move):
     info[1] += 1
 
 
-@njit(cache=True)
+@njit(cache=CACHE)
 def is_over(pos):
     return winner(pos[0]) != 0
 
 
-@njit(cache=True)
+@njit(cache=CACHE)
 def children(pos, params, mask, moves, prior):
     board = pos[0]
     k = 0
@@ -99,7 +99,7 @@ def children(pos, params, mask, moves, prior):
     return k
 
 
-@njit(cache=True)
+@njit(cache=CACHE)
 def playout(pos, params, amaf):
     board, info = pos
     empty = np.empty(CELLS, np.int64)
@@ -121,7 +121,7 @@ def playout(pos, params, amaf):
     return winner(board)
 
 
-@njit(cache=True)
+@njit(cache=CACHE)
 def seed(value):
     np.random.seed(value)
 
