@@ -44,9 +44,9 @@ async def run(settings: Settings) -> int:
     for sig in (signal.SIGTERM, signal.SIGINT):
         loop.add_signal_handler(sig, on_signal, sig)
     try:
-        await runner.start()
-        if signals:  # stopped while the pool was warming up
-            return 0
+        # The bots connect at once; the workers warm up meanwhile (a first start compiles the
+        # kernels), and a move asked for before they are ready gets its fallback (bots.runner).
+        runner.launch()
         log.info("daemon started", bots=[b.bot.name for b in settings.bots], workers=runner.workers)
         async with asyncio.TaskGroup() as group:
             tasks += [group.create_task(keep_playing(b, runner), name=b.bot.name) for b in settings.bots]

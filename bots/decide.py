@@ -33,7 +33,8 @@ from search.budget import Budget
 from search.root import merge_votes
 
 from . import registry
-from .human import in_daemon_thread, is_person
+from .human import is_person
+from .threads import in_daemon_thread
 from .players import make_player, player_table, think
 from .runner import MoveReport, SearchRunner
 

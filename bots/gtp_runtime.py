@@ -12,8 +12,8 @@ Three layers, so each can be tested alone:
   before assigning it, so a refused command leaves the engine as it was.
 * `serve(reader, writer, engine)` is the transport loop: bytes -> `CommandDecoder` ->
   `engine.handle` -> `encode_response`, in order, until `quit` (answered first) or EOF.
-* `main(game, make_engine, ...)` runs `serve` on stdin/stdout under uvloop with a
-  `SearchRunner` started (and the game's warm-up hook run) before the first command is read.
+* `main(game, make_engine, ...)` runs `serve` on stdin/stdout under uvloop at once, with a
+  `SearchRunner` warming up in the background (issue 28: protocol first; see `_run`).
   stdout carries nothing but the protocol: file descriptor 1 is pointed at stderr before
   anything else runs (logs, worker processes, stray prints), and the protocol goes out on a
   private copy of the original stdout.
@@ -382,16 +382,17 @@ EngineFactory = Callable[[SearchRunner | None, Any], Engine]
 
 async def _run(game: str, make_engine: EngineFactory, warm: Callable[[], Any] | None, workers: int,
                label: str, log: Any, in_fd: int, out_fd: int) -> None:
-    # The pool is warm before the first command is read: a search queued behind a worker's
-    # start-up would be late, and SearchRunner would then rebuild the pool, possibly again
-    # and again (test_runner_recovers_from_a_slow_rebuild in tests/go/test_gtp_engine.py).
-    async with SearchRunner(workers, games=[game]) as runner:
-        if warm is not None:
-            await asyncio.to_thread(warm)
+    # Protocol first (issue 28): commands are answered from the first instant.  The workers
+    # warm up in the background (the first start after an install compiles the kernels); a
+    # genmove before they are ready gets the game's fallback move within its budget
+    # (bots.runner.WARMING, in the move's log line).  This process's own kernels (`warm`)
+    # are loaded once the workers have filled the cache, so they load rather than compile.
+    async with SearchRunner(workers, games=[game], background=True) as runner:
         engine = make_engine(runner, log)
         reader, writer, keep = await _stdio(in_fd, out_fd)
         log.info(f"{label.lower()} engine ready", **engine.describe(), workers=workers)
         serving = asyncio.create_task(serve(reader, writer, engine))
+        warming = runner.when_ready(warm) if warm is not None else None
         loop = asyncio.get_running_loop()
         loop.add_signal_handler(signal.SIGTERM, serving.cancel)  # stop cleanly: workers are closed
         try:
@@ -402,6 +403,8 @@ async def _run(game: str, make_engine: EngineFactory, warm: Callable[[], Any] | 
             log.info("stopped by SIGTERM")
         finally:
             loop.remove_signal_handler(signal.SIGTERM)
+            if warming is not None:
+                warming.cancel()
             for item in keep:
                 if isinstance(item, asyncio.Task):
                     item.cancel()
@@ -412,8 +415,8 @@ async def _run(game: str, make_engine: EngineFactory, warm: Callable[[], Any] | 
 def main(game: str, make_engine: EngineFactory, workers: int = 2, warm: Callable[[], Any] | None = None,
          *, label: str = "GTP", logger: str = __name__) -> int:
     """Run `game`'s engine (built by `make_engine`) on stdin/stdout until quit or EOF, with
-    `workers` search processes; `warm` runs once in this process before the first command
-    (the kernels this process runs itself: the workers warm their own).  `label` names the
+    `workers` search processes; `warm` runs once in this process in the background, after the
+    workers are ready (the kernels this process runs itself: the workers warm their own).  `label` names the
     protocol in log lines, `logger` the structlog logger.
 
     0 when done, 1 when stdin or stdout cannot be used, 2 for a bad player or option, 130 on
@@ -444,6 +447,7 @@ def main(game: str, make_engine: EngineFactory, workers: int = 2, warm: Callable
         with asyncio.Runner(loop_factory=uvloop.new_event_loop) as loop_runner:
             loop_runner.run(_run(game, make_engine, warm, workers, label, log, os.dup(0), os.dup(saved)))
     except KeyboardInterrupt:
+        log.info("stopped by Ctrl-C")
         return 130
     except OSError as exc:  # e.g. stdin or stdout closed or unusable
         log.error(f"{label} engine stopped", error=f"{type(exc).__name__}: {exc}")

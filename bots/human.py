@@ -7,7 +7,7 @@ moves are written: `parse(state, text)` (a ValueError explains a bad entry), `pr
 coordinates of the groups).  The rest is shared by every game:
 
 * `interactive = True`: bots.decide asks a person in this process (it reads the terminal), in
-  a daemon thread (`in_daemon_thread`), never in a search worker.  No deadline is watched and
+  a daemon thread (`bots.threads.in_daemon_thread`), never in a search worker.  No deadline is watched and
   no fallback is computed for it: the move is sent as typed; if the server's time ran out
   meanwhile, the server decides (as for any late move).  A command whose every player is a
   person starts no search workers (bots.cmdline.search_workers).
@@ -58,30 +58,6 @@ def is_person(game: str, player: str | None) -> bool:
 
     cls = player_table(game).get(player) if player else None
     return bool(getattr(cls, "interactive", False))
-
-
-async def in_daemon_thread(fn: Callable, *args: Any) -> Any:
-    """fn(*args) in a daemon thread: a person's read of the keyboard must not keep the process
-    alive after Ctrl-C (asyncio.to_thread's executor threads are joined at exit)."""
-    loop = asyncio.get_running_loop()
-    future = loop.create_future()
-
-    def settle(ok: bool, value: Any) -> None:
-        if not future.done():
-            future.set_result(value) if ok else future.set_exception(value)
-
-    def work() -> None:
-        try:
-            value, ok = fn(*args), True
-        except BaseException as exc:  # handed to the awaiting task, raised there
-            value, ok = exc, False
-        try:
-            loop.call_soon_threadsafe(settle, ok, value)
-        except RuntimeError:  # the loop is closed: the command ended (Ctrl-C) while the person typed
-            pass
-
-    threading.Thread(target=work, name="person", daemon=True).start()
-    return await future
 
 
 def duration(seconds: float) -> str:

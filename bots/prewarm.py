@@ -1,20 +1,23 @@
-"""Imported by the forkserver (bots.runner.PRELOAD): compiles (or loads from numba's disk
-cache) the kernels of the games named in $BOTS_WARM_GAMES once, in the process every worker
-is forked from, so workers start with them in memory and a rebuilt pool is ready in a
-fraction of a second."""
+"""The forkserver's preload (bots.runner.PRELOAD): compiles (or loads from numba's disk cache)
+the kernels of the games named in $BOTS_WARM_GAMES once, in the process every worker is forked
+from, so workers start with them in memory and a rebuilt pool is ready in a fraction of a
+second.
+
+Ctrl-C is ignored first: a terminal sends SIGINT to the whole process group, and the
+forkserver ignores it only once its preload is done, so a Ctrl-C during a first compile
+printed the forkserver's traceback (issue 28).  The bots process alone decides how to stop,
+and kills the forkserver if it is still compiling (bots.runner.SearchRunner.close).
+"""
 
 from __future__ import annotations
 
 import os
-from typing import Iterable
+import signal
 
+signal.signal(signal.SIGINT, signal.SIG_IGN)  # imported only as the forkserver's preload
 
-def warm_games(games: Iterable[str]) -> None:
-    """Run each game's warm-up hook (bots.registry.Game.warm)."""
-    from bots import registry
+import search.minimax  # noqa: E402,F401  (every worker's searches, loaded once in the forkserver)
+import bots.players  # noqa: E402,F401
+from bots import registry  # noqa: E402
 
-    for game in games:
-        registry.get(game).warm()
-
-
-warm_games(filter(None, os.environ.get("BOTS_WARM_GAMES", "").split(",")))
+registry.warm(filter(None, os.environ.get("BOTS_WARM_GAMES", "").split(",")))

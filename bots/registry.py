@@ -12,7 +12,7 @@ import importlib
 from dataclasses import dataclass
 from functools import cache
 from types import ModuleType
-from typing import Any, Callable
+from typing import Any, Callable, Iterable
 
 PACKAGES = ("bots.twilight", "bots.gopher", "bots.dodo", "bots.go", "bots.hex")
 DEFAULT = "twilight"  # the game of `bots demo` and of the Docker image
@@ -87,3 +87,9 @@ def get(name: str) -> Game:
 
 def names() -> tuple[str, ...]:
     return tuple(games())
+
+
+def warm(names: Iterable[str]) -> None:
+    """Compile or load the kernels of each named game (`Game.warm`)."""
+    for name in names:
+        get(name).warm()

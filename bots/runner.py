@@ -14,7 +14,9 @@ The pool is fair to the bots that share it:
 * A job still queued (no worker free) when its budget ends is withdrawn: the caller gets its
   fallback ("queued past its deadline") and the worker that later takes the job skips it.
   Nothing is killed: a queue is not a hang.
-* A job that started gets until budget + grace.  If it is still running then, its worker is
+* A job that started gets until its budget's `limit` (the server's deadline less a network
+  margin: a worker slowed by a loaded machine still makes it), or budget + grace when the
+  caller knows no server deadline.  If it is still running then, its worker is
   hung: that one process is killed and replaced by a fresh, warmed one, and the caller gets
   its fallback ("worker late").  The other workers, and the searches of the other bots on
   them, run on untouched.  A worker that dies costs only its own job ("worker died"); a job
@@ -35,6 +37,7 @@ import asyncio
 import gc
 import itertools
 import multiprocessing
+from multiprocessing import forkserver
 import os
 import select
 import signal
@@ -51,11 +54,16 @@ import structlog
 
 from search.budget import Budget, SearchResult
 
+from . import cache
+from .cache import configure_numba
+from .threads import in_daemon_thread
+
 log = structlog.get_logger("bots.runner")
 
-PRELOAD = ["search.minimax", "bots.players", "bots.prewarm"]
+PRELOAD = ["bots.prewarm"]  # it ignores Ctrl-C first, then imports the searches and warms the games
 WARM_ENV = "BOTS_WARM_GAMES"  # the games whose kernels the forkserver compiles (bots.prewarm)
 QUEUED = "queued past its deadline"
+WARMING = "search workers still warming up (first start: compiling the kernels)"
 # pebble's own per-task timeout, counted from the job's start: it only backs up the parent's
 # check at budget + grace, for a job whose start the parent had not yet heard of by then.
 BACKSTOP = 1.0
@@ -82,9 +90,9 @@ def _init_worker(games: tuple[str, ...], owner: int, ready: Any = None) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
     threading.Thread(target=_exit_with, args=(owner,), name="owner-watch", daemon=True).start()
-    from bots.prewarm import warm_games
+    from bots import registry
 
-    warm_games(games)
+    registry.warm(games)
     gc.freeze()
     gc.disable()
     if ready is not None:
@@ -185,7 +193,7 @@ class Session:
 
 class SearchRunner:
     def __init__(self, workers: int | None = None, grace: float = 0.1,
-                 games: Iterable[str] | None = None, bots: int = 1) -> None:
+                 games: Iterable[str] | None = None, bots: int = 1, background: bool = False) -> None:
         """`workers`: the searches that run truly in parallel (default: the cores); a fan-out
         search takes its share of them.  `bots`: how many bots share the runner; the pool has
         at least that many processes, so no bot's move waits in a queue behind another's
@@ -193,12 +201,15 @@ class SearchRunner:
         deadline, so each still answers in time, with fewer nodes).  `games`: the games this
         process will search (default: every game); only their kernels are compiled at start.
         `workers=0`: no pool at all, for a command whose every player is a person at the
-        keyboard (bots.human: nothing to search); a search asked of it is an error."""
+        keyboard (bots.human: nothing to search); a search asked of it is an error.
+        `background`: `async with` launches the workers and goes on at once (a protocol's
+        engine or client: see `launch`) instead of waiting for them (`start`)."""
         from bots import registry
 
         self.workers = workers if workers is not None else os.cpu_count() or 1
         self.processes = max(self.workers, bots) if self.workers else 0
         self.grace = grace
+        self.background = background
         self.games = tuple(sorted(set(games))) if games is not None else registry.names()
         # Read by bots.prewarm in the forkserver, which is started (once per process) by the
         # first pool; the workers' own warm-up covers a later runner with other games.
@@ -206,6 +217,8 @@ class SearchRunner:
         self._ctx = multiprocessing.get_context("forkserver")
         self._ctx.set_forkserver_preload(PRELOAD)
         self._pool: pebble.ProcessPool | None = None
+        self._warming: asyncio.Future | None = None  # the background start (`launch`)
+        self._closed = False
         self._sessions: set[Session] = set()
         self._by_task: dict[asyncio.Task, Session] = {}
         self._ready_pipe: tuple | None = None  # (reader, writer): warmed workers send their pid
@@ -218,7 +231,10 @@ class SearchRunner:
         self.failures: Counter[str] = Counter()
 
     async def __aenter__(self) -> "SearchRunner":
-        await self.start()
+        if self.background:
+            self.launch()
+        else:
+            await self.start()
         return self
 
     async def __aexit__(self, *exc: object) -> None:
@@ -263,24 +279,69 @@ class SearchRunner:
     # -- the pool ---------------------------------------------------------------------------
 
     async def start(self) -> None:
-        if self._pool is not None or not self.processes:
+        """Start the workers (see `launch`) and wait until every one has warmed up: for a
+        command that measures searches (arena, bench, soak), where a fallback move would
+        spoil the measurement."""
+        self.launch()
+        if self._warming is not None:
+            await asyncio.shield(self._warming)
+
+    def launch(self) -> None:
+        """Start the workers warming up in the background and return at once (issue 28: an
+        engine answers its protocol from the first instant).  The first start after an
+        install compiles the kernels (Go: about 20 s); a search asked for before the workers
+        are ready waits for them at most half its budget, then gets its fallback move
+        (WARMING).  Idempotent."""
+        if self._warming is not None or not self.processes or self._closed:
             return
-        t0 = time.monotonic()
-        log.info("starting the search workers", workers=self.processes, games=list(self.games),
-                 note="the first start after an install compiles the kernels (Go: about 20 s)")
         self._loop = asyncio.get_running_loop()
         self._ready_changed = asyncio.Event()
         reader, writer = self._ready_pipe = self._ctx.Pipe(duplex=False)
         self._loop.add_reader(reader.fileno(), self._on_ready)
-        self._pool = self._new_pool()
+        self._warming = asyncio.ensure_future(self._warm_up())
+        self._warming.add_done_callback(_retrieve)
+
+    async def _warm_up(self) -> None:
+        t0 = time.monotonic()
+        cache_dir = configure_numba()
+        log.info("starting the search workers", workers=self.processes, games=list(self.games),
+                 cache=cache_dir or None, note=cache.NOTE or None)
         try:
-            await self._wait_ready(self._pool)
-        except BaseException:  # cancelled (SIGTERM) or broken: do not wait for the warm-up
+            # The forkserver's start blocks until its preload has compiled (or loaded) the
+            # kernels: never on the event loop, and in a daemon thread that a stop does not
+            # wait for (`close` kills the forkserver instead).
+            pool = await in_daemon_thread(self._new_pool)
+            if self._closed:
+                _stop(pool)
+                return
+            self._pool = pool
+            await self._wait_ready(pool)
+        except BaseException as exc:
+            if not self._closed:
+                log.error("the search workers failed to start", error=f"{type(exc).__name__}: {exc}")
             self.kill()
             raise
         self._serving = True
         log.info("pool ready", workers=self.processes, pids=self.worker_pids(),
                  seconds=round(time.monotonic() - t0, 3))
+
+    def when_ready(self, fn: Callable[[], Any]) -> asyncio.Task:
+        """Run `fn` in a daemon thread once the workers are ready (or failed to start): for the
+        kernels a process runs itself (a fallback move), which then load from the cache the
+        workers filled instead of compiling beside them.  Cancel the task to drop it."""
+        async def later() -> None:
+            try:
+                await self.start()
+            except Exception:  # logged by _warm_up; load ours anyway
+                pass
+            await in_daemon_thread(fn)
+
+        return asyncio.ensure_future(later())
+
+    @property
+    def ready(self) -> bool:
+        """Have the workers warmed up (searches are dispatched)?"""
+        return self._serving
 
     def _new_pool(self) -> pebble.ProcessPool:
         pool = pebble.ProcessPool(self.processes, initializer=_init_worker, context=self._ctx,
@@ -349,8 +410,18 @@ class SearchRunner:
             writer.close()
         return pool
 
+    def _stop_warming(self) -> None:
+        """Stop a start still under way: the forkserver still compiling its preload is killed
+        (it would go on for up to a minute, and the thread starting the pool waits on it)."""
+        self._closed = True
+        if self._warming is not None and not self._warming.done():
+            if self._warming is not asyncio.current_task():  # not when the start itself failed
+                self._warming.cancel()
+            _kill_forkserver()
+
     def kill(self) -> None:
         """Kill every worker at once (a running search is lost)."""
+        self._stop_warming()
         pool = self._detach()
         if pool is not None:
             pids = self.worker_pids(pool)
@@ -365,6 +436,7 @@ class SearchRunner:
     def close(self) -> None:
         """Stop every worker (SIGTERM, which stops a worker at once; pebble follows with
         SIGKILL after 3 s) and wait for them."""
+        self._stop_warming()
         pool = self._detach()
         if pool is not None:
             _stop(pool)
@@ -373,19 +445,24 @@ class SearchRunner:
 
     async def run(self, job: Callable[..., SearchResult], *args: Any, budget: Budget,
                   fallback: Any = None) -> MoveReport:
-        """Run `job(*args, budget)` in a worker; never later than budget + grace (see the
+        """Run `job(*args, budget)` in a worker; never later than `self.allowed(budget)` (see the
         module's docstring for a job that is queued, late, hung or dead)."""
-        if self._pool is None:
-            await self.start()
-        pool = self._pool
-        if pool is None:
+        if not self.processes:
             raise RuntimeError("this runner has no search workers (workers=0): nothing can search")
+        if not self._serving:
+            await self._await_warm_up(budget)
+        pool = self._pool
+        if not self._serving or pool is None:
+            self.failures[WARMING] += 1
+            used = time.monotonic() - budget.start
+            log.warning("the search workers are not ready; sending the fallback move", reason=WARMING)
+            return MoveReport(fallback, budget.seconds, used, 0, 0, max(0.0, used - budget.seconds), WARMING)
         try:
-            task = pool.schedule(_work, (job, args, budget), timeout=budget.seconds + self.grace + BACKSTOP)
+            task = pool.schedule(_work, (job, args, budget), timeout=self.allowed(budget) + BACKSTOP)
         except RuntimeError:  # pebble gave up on the pool
             self._replace(pool)
             pool = self._pool
-            task = pool.schedule(_work, (job, args, budget), timeout=budget.seconds + self.grace + BACKSTOP)
+            task = pool.schedule(_work, (job, args, budget), timeout=self.allowed(budget) + BACKSTOP)
         waiter = asyncio.wrap_future(task)
         waiter.add_done_callback(_retrieve)  # an outcome that comes after the fallback is dropped
         reason, result = await self._wait(task, waiter, budget, pool)
@@ -398,15 +475,34 @@ class SearchRunner:
         log.error("search failed, sending the fallback move", reason=reason)
         return MoveReport(fallback, budget.seconds, used, 0, 0, late_by, reason)
 
+    def allowed(self, budget: Budget) -> float:
+        """Seconds from the budget's start until a running search is given up: its `limit`
+        (the server's deadline less a network margin), else budget + grace."""
+        if budget.limit is not None:
+            return max(budget.limit, budget.seconds)
+        return budget.seconds + self.grace
+
+    async def _await_warm_up(self, budget: Budget) -> None:
+        """Wait for the workers' warm-up at most half the budget left (see `launch`)."""
+        self.launch()
+        if self._warming is None:
+            return
+        try:
+            await asyncio.wait_for(asyncio.shield(self._warming), max(0.0, budget.remaining() / 2))
+        except asyncio.TimeoutError:
+            pass
+        except Exception:  # the start failed (logged by _warm_up): the fallback move
+            pass
+
     async def _wait(self, task: Any, waiter: asyncio.Future, budget: Budget,
                     pool: pebble.ProcessPool) -> tuple[str | None, Any]:
-        """(why the job failed or None, its result), by budget + grace at the latest."""
+        """(why the job failed or None, its result), by `allowed(budget)` at the latest."""
         # asyncio.wait, not wait_for: a timeout must not cancel the task (that kills a worker).
         await asyncio.wait([waiter], timeout=max(0.0, budget.remaining()))
         if not waiter.done() and not task.running():
             return QUEUED, None  # withdrawn: the worker that takes it will skip it
         if not waiter.done():
-            await asyncio.wait([waiter], timeout=max(0.0, budget.remaining()) + self.grace)
+            await asyncio.wait([waiter], timeout=max(0.0, budget.start + self.allowed(budget) - time.monotonic()))
         if not waiter.done():
             if pool is not self._pool:
                 return "runner closed under this search", None
@@ -435,6 +531,17 @@ def _retrieve(future: asyncio.Future) -> None:
     """Mark a job's outcome as seen, so a late failure is not reported as never retrieved."""
     if not future.cancelled():
         future.exception()
+
+
+def _kill_forkserver() -> None:
+    """Kill this process's forkserver (multiprocessing keeps one per process; the next pool
+    starts a new one)."""
+    pid = getattr(forkserver._forkserver, "_forkserver_pid", None)
+    if pid is not None:
+        try:
+            os.kill(pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
 
 
 def _stop(pool: pebble.ProcessPool) -> None:

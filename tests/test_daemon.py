@@ -262,17 +262,21 @@ async def test_a_second_signal_exits_at_once(monkeypatch):
 
 
 async def test_sigterm_during_start_up_stops_the_daemon(monkeypatch):
-    real_start = SearchRunner.start
+    """`systemctl stop` while the workers are still starting (a first start compiles the
+    kernels for up to a minute): the daemon stops at once, exit 0, without waiting for them."""
+    real_new_pool = SearchRunner._new_pool
 
-    async def slow_start(self):
-        os.kill(os.getpid(), signal.SIGTERM)  # e.g. `systemctl stop` right after start
-        await asyncio.sleep(0.1)
-        await real_start(self)
+    def slow_new_pool(self):  # runs in the thread that starts the pool, as a compiling forkserver blocks it
+        os.kill(os.getpid(), signal.SIGTERM)
+        time.sleep(5.0)
+        return real_new_pool(self)
 
-    monkeypatch.setattr(SearchRunner, "start", slow_start)
+    monkeypatch.setattr(SearchRunner, "_new_pool", slow_new_pool)
+    started = time.monotonic()
     task = asyncio.ensure_future(daemon.run(unreachable_settings()))
     try:
         assert await asyncio.wait_for(asyncio.shield(task), 3) == 0
+        assert time.monotonic() - started < 2.0
     finally:
         if not task.done():
             task.cancel()
@@ -329,7 +333,7 @@ class Daemon:
             self.seen.append(line)
             entry = self.parse(line)
             if entry.get("event") == event:
-                if event == "daemon started":
+                if event in ("daemon started", "pool ready"):
                     self.children = descendants(self.proc.pid)
                 return entry
         raise AssertionError(f"no {event!r} log line within {timeout} s; stderr so far: {self.seen}")
@@ -432,6 +436,7 @@ def test_sigterm_stops_the_daemon_cleanly(tmp_path):
     try:
         started = d.until("daemon started", 30)
         assert started["bots"] == ["first", "second"] and started["workers"] == 2
+        d.until("pool ready", 60)  # the workers warm up in the background (bots.runner.launch)
         assert len(d.children) >= 3, d.children  # the forkserver and its two workers (at least)
         d.until("server unreachable or dropped; retrying", 10)  # the bots are in backoff
         d.proc.send_signal(signal.SIGTERM)
@@ -510,7 +515,7 @@ def test_a_second_signal_during_a_slow_stop_exits_at_once(tmp_path):
 def test_the_forced_exit_leaves_no_worker_behind(tmp_path):
     d = slow_stop_daemon(tmp_path)
     try:
-        d.until("daemon started", 30)
+        d.until("pool ready", 60)
         assert len(d.children) >= 3
         d.proc.send_signal(signal.SIGTERM)
         d.until("signal received: stopping every bot", 10)

@@ -127,7 +127,8 @@ def play(args: argparse.Namespace) -> int:
         raise UsageFailure(str(exc)) from None
 
     async def main() -> int:
-        async with SearchRunner(search_workers(args.workers, args.game, [name]), games=[args.game]) as runner:
+        async with SearchRunner(search_workers(args.workers, args.game, [name]), games=[args.game],
+                                background=True) as runner:
             try:
                 summaries = await play_games(bot, runner, on_state=shower(render) if args.show else None)
             except (Refused, ProtocolError) as exc:

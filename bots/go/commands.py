@@ -123,7 +123,7 @@ def play(args: argparse.Namespace) -> int:
         raise UsageFailure(str(exc)) from None
 
     async def main() -> int:
-        async with SearchRunner(search_workers(args.workers, "go", [name]), games=["go"]) as runner:
+        async with SearchRunner(search_workers(args.workers, "go", [name]), games=["go"], background=True) as runner:
             played = await keep_playing(BotSettings("go", bot, args.games), runner,
                                         on_game=lambda summary: print(json.dumps(summary), flush=True))
         return 0 if played or not args.games else 1

@@ -11,11 +11,17 @@ def start(setup: str):
 
 
 def fallback(state, context):
-    """A random legal move that fills no own eye (the same one for the same position)."""
+    """The opening book's move when it knows the position (a first move asked for while the
+    kernels still compile is a good one), else a random legal move that fills no own eye (the
+    same one for the same position).  Neither needs a compiled kernel (bots.go.fallback)."""
     import random
 
+    from .book import lookup
     from .fallback import random_move
 
+    move = lookup(state)
+    if move is not None and move not in (context or {}).get("exclude", ()):
+        return move
     return random_move(state, random.Random(state.key()))
 
 

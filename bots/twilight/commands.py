@@ -91,7 +91,8 @@ def play(args: argparse.Namespace) -> int:
         raise UsageFailure(str(exc)) from None
 
     async def main() -> int:
-        async with runner.SearchRunner(search_workers(args.workers, "twilight", [name]), games=["twilight"]) as pool:
+        async with runner.SearchRunner(search_workers(args.workers, "twilight", [name]), games=["twilight"],
+                                       background=True) as pool:
             try:
                 games = await session.play(bot, pool, on_state=shower(render) if args.show else None)
             except ProtocolError as exc:

@@ -6,17 +6,51 @@ pick is a superko retake; against the oracle Board (tests/go/oracle.py) along ra
 from __future__ import annotations
 
 import random
+import threading
 
 import pytest
 
 from bots.go import fallback, players
 from bots.go import kernel as K
-from bots.go.board import BLACK, PASS, WHITE, empty, from_diagram, parse_point
+from bots.go.board import BLACK, PASS, WHITE, empty, from_diagram, geometry, parse_point
 from tests.go.oracle import Board
 
 
 def P(name: str, size: int = 9) -> int:
     return parse_point(name, size)
+
+
+@pytest.fixture(autouse=True, scope="module")
+def kernels_loaded():
+    """These tests are of the kernel's draw: load it (the rules-only draw is tested below)."""
+    fallback.warm()
+    assert fallback.LOADED.is_set()
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_before_the_kernels_load_the_move_is_drawn_by_the_rules_alone(monkeypatch, seed):
+    """Issue 28: until warm() has run in this process, no kernel is called (a first compile
+    takes 20-40 s); the move is still legal, never fills an own eye, and PASS only at the end."""
+    monkeypatch.setattr(fallback, "LOADED", threading.Event())
+    monkeypatch.setattr(fallback, "_by_the_kernels", lambda *a: pytest.fail("a kernel was called"))
+    full = from_diagram("""
+        .XXXX
+        XXXXX
+        XXX.X
+        XXXXX
+        XXXXX
+    """)
+    assert fallback.random_move(full, random.Random(seed)) == PASS
+    rng = random.Random(seed)
+    state = empty(9)
+    for _ in range(120):
+        move = fallback.random_move(state, rng)
+        if move == PASS:
+            break
+        assert state.is_legal(move)
+        assert not all(state.board[n] == state.to_move for n in geometry(9).neighbours[move])
+        state = state.play(move)
+    assert state.board.count(0) < 81 - 40  # it played a long way, not a pass at once
 
 
 def test_players_and_the_fallback_module_give_the_same_function():
