@@ -16,6 +16,7 @@
     bots soak [--moves 1000]                    four bots of three games share the workers: a table
     bots daemon --config FILE                   every bot of a TOML file, concurrently
     bots replay FILE [--to-png OUT.png]         step through a game saved with --record DIR
+    bots warm [GAME...]                         compile every game's kernels now (an image, a service)
 
 Every `play` and `arena` takes `human` as a player: you, at this terminal (bots.human).
 
@@ -62,7 +63,29 @@ def cmd_soak(args: argparse.Namespace) -> int:
     unknown = [g for g in args.bots if g not in known]
     if unknown:
         raise UsageFailure(f"no practice server for game {unknown[0]!r} in --bots (known: {', '.join(known)})")
-    print(soak.run(tuple(args.bots), args.moves, args.workers, args.move_time, args.log_format or "auto"), flush=True)
+    print(soak.run(tuple(args.bots), args.moves, args.workers, args.move_time, args.log_format or "auto",
+                   args.neighbours), flush=True)
+    return 0
+
+
+def cmd_warm(args: argparse.Namespace) -> int:
+    import time
+
+    from . import cache
+
+    names = args.games or list(registry.names())
+    for name in names:
+        try:
+            registry.get(name)  # before anything compiles
+        except registry.UnknownGame as exc:
+            raise UsageFailure(str(exc)) from None
+    directory = cache.configure_numba()
+    print(f"kernel cache: {directory or 'none (nothing can be written)'}" + (f" ({cache.NOTE})" if cache.NOTE else ""))
+    print(f"{'game':<10} {'seconds':>8}")
+    for name in names:
+        started = time.monotonic()
+        registry.get(name).warm()
+        print(f"{name:<10} {time.monotonic() - started:>8.1f}", flush=True)
     return 0
 
 
@@ -117,7 +140,7 @@ PER_GAME = {
     "htp": ("GAME", "an engine speaking HTP (Hex's dialect of GTP) on stdin/stdout"),
     "tournament": ("GAME", "a round robin or gauntlet of many participants, with ratings and a report"),
 }
-COMMANDS = (*PER_GAME, "daemon", "demo", "maps", "fuzz", "soak", "replay")
+COMMANDS = (*PER_GAME, "daemon", "demo", "maps", "fuzz", "soak", "replay", "warm")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -162,11 +185,23 @@ def build_parser() -> argparse.ArgumentParser:
                         "or the last move for --to-png)")
     r.set_defaults(func=cmd_replay)
 
+    w = sub.add_parser("warm", help="compile (or load) the games' search kernels into the cache now",
+                       description="Compiles every named game's numba kernels (default: every game) into the "
+                                   "kernel cache, so that no later start compiles them: run it once after an "
+                                   "install, in an image's build, or before a service starts.  Engines and "
+                                   "clients never wait for this: they answer at once and compile in the "
+                                   "background.  Prints the cache directory and the seconds per game.",
+                       epilog="example: bots warm go hex", formatter_class=argparse.RawDescriptionHelpFormatter)
+    w.add_argument("games", nargs="*", metavar="GAME", help=f"games to warm (default: all of {', '.join(registry.names())})")
+    w.set_defaults(func=cmd_warm)
+
     k = sub.add_parser("soak", help="bots of several games share the workers, each on a local server of ours; "
                                     "a table of moves, fallbacks and latency per bot")
     k.add_argument("--moves", type=count, default=1000, help="stop after this many moves of the four bots (1000)")
     k.add_argument("--workers", type=count, default=2, help="search processes shared by the bots (2)")
     k.add_argument("--move-time", type=positive, default=2.0, help="Twilight seconds per move (2)")
+    k.add_argument("--neighbours", type=whole, default=0, metavar="N",
+                   help="busy processes competing for the cores meanwhile, at our priority (0)")
     k.add_argument("--bots", nargs="+", default=["twilight", "twilight", "go", "gopher"], metavar="GAME",
                    help="one bot per game named, each on its own local server (twilight twilight go gopher)")
     k.set_defaults(func=cmd_soak)

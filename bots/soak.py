@@ -10,12 +10,17 @@ max: as our log measures it, from the server's message to our answer), the most 
 past its budget (the overhead kept back from the server's limit covers it), and the servers'
 own count of time-outs; then what the pool had to do (workers killed, queued jobs withdrawn,
 pools replaced).  A fair pool shows no time-out, no fallback and no kill.
+
+`neighbours` busy processes (a Python loop each, at our priority) compete for the cores
+while it runs: a machine that does other work too (issue 28).
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import subprocess
+import sys
 import time
 from collections import Counter, defaultdict
 from typing import Any
@@ -40,7 +45,19 @@ def _tap(event: dict) -> None:
         raise structlog.DropEvent
 
 
-async def soak(games: tuple[str, ...], moves: int, workers: int, move_time: float) -> str:
+def _busy(count: int) -> list[subprocess.Popen]:
+    """`count` processes that each keep a core busy until killed."""
+    return [subprocess.Popen([sys.executable, "-c", "while True: pass"], stdin=subprocess.DEVNULL,
+                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL) for _ in range(count)]
+
+
+def _stop(processes: list[subprocess.Popen]) -> None:
+    for proc in processes:
+        proc.kill()
+        proc.wait()
+
+
+async def soak(games: tuple[str, ...], moves: int, workers: int, move_time: float, neighbours: int = 0) -> str:
     names = [f"{game}-{i + 1}" for i, game in enumerate(games)]
     MOVES.clear()
     MOVES.update({name: [] for name in names})
@@ -51,6 +68,7 @@ async def soak(games: tuple[str, ...], moves: int, workers: int, move_time: floa
         runner = SearchRunner(workers, games=set(games), bots=len(games))
         stack.callback(runner.close)
         await runner.start()
+        stack.callback(_stop, _busy(neighbours))
         started = time.monotonic()
         tasks = [asyncio.ensure_future(keep_playing(BotSettings(game, bot), runner))
                  for game, (bot, _) in zip(games, grounds)]
@@ -62,7 +80,7 @@ async def soak(games: tuple[str, ...], moves: int, workers: int, move_time: floa
                 task.cancel()
             await asyncio.gather(*tasks, return_exceptions=True)
         timeouts = {name: count() for name, (_, count) in zip(names, grounds)}
-        return _table(names, time.monotonic() - started, workers, runner.failures, timeouts, move_time)
+        return _table(names, time.monotonic() - started, workers, runner.failures, timeouts, move_time, neighbours)
 
 
 def _quantile(values: list[float], q: float) -> float:
@@ -71,9 +89,12 @@ def _quantile(values: list[float], q: float) -> float:
 
 
 def _table(names: list[str], elapsed: float, workers: int, failures: Counter, timeouts: dict[str, int],
-           move_time: float) -> str:
-    lines = [f"bots soak: {sum(len(m) for m in MOVES.values())} moves in {elapsed:.0f} s, "
-             f"{workers} workers shared by {len(names)} bots (Twilight {move_time:g} s per move)",
+           move_time: float, neighbours: int = 0) -> str:
+    total = sum(len(m) for m in MOVES.values())
+    fallbacks = sum(1 for m in MOVES.values() for line in m if line.get("fallback"))
+    lines = [f"bots soak: {total} moves in {elapsed:.0f} s, {workers} workers shared by {len(names)} bots "
+             f"(Twilight {move_time:g} s per move), {neighbours} busy neighbour process(es); "
+             f"fallbacks {fallbacks} ({100 * fallbacks / max(1, total):.2f}%)",
              f"{'bot':<12}{'moves':>7}{'fallbacks':>10}  {'used p50':>9}{'p99':>8}{'max':>8}{'late_by max':>12}"
              f"{'server time-outs':>18}  fallback reasons"]
     for bot in names:
@@ -89,9 +110,10 @@ def _table(names: list[str], elapsed: float, workers: int, failures: Counter, ti
     return "\n".join(lines)
 
 
-def run(games: tuple[str, ...], moves: int, workers: int, move_time: float, log_format: str) -> str:
+def run(games: tuple[str, ...], moves: int, workers: int, move_time: float, log_format: str,
+        neighbours: int = 0) -> str:
     """The soak, with the logs tapped: only warnings and errors are shown."""
     from .loop import run as run_loop
 
     logsetup.setup(log_format, "info", tap=_tap)
-    return run_loop(soak(games, moves, workers, move_time))
+    return run_loop(soak(games, moves, workers, move_time, neighbours))
