@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import os
 import random
+import threading
 import time
 from typing import Any
 
@@ -45,6 +46,7 @@ from ..log import ensure_configured
 from ..players import make_player, parse_spec
 from .board import BLACK, PASS, WHITE, State, empty, geometry, parse_point, point_name
 from .clock import move_seconds
+from .game import fallback
 from .players import random_move, warm
 
 log = structlog.get_logger("bots.go.course")
@@ -148,7 +150,11 @@ class myPlayer:  # noqa: N801 - the name the course's referee imports
         self.total_seconds = _total_seconds()
         self.size = referee_board_size()
         self._new_player()  # a bad name or option raises here, naming it
-        warm()  # compile (or load) the kernels now, before the referee times any move
+        # Compile (or load) the kernels in the background (a first compile takes 20-40 s, and
+        # a referee may time the start); a move asked for before they are ready waits at most
+        # half its time, then is the book's or a random one drawn without kernels (issue 28).
+        self._warm = threading.Thread(target=warm, name="warm", daemon=True)
+        self._warm.start()
         self._rng = random.Random()
         self.color: int | None = None
         self._reset()
@@ -232,8 +238,13 @@ class myPlayer:  # noqa: N801 - the name the course's referee imports
         move: Any = None
         failed = False
         try:
-            result = self.player.choose(state, {"time_left": time_left}, Budget(seconds))
-            move, depth, nodes = result.move, result.depth, result.nodes
+            self._warm.join(seconds / 2)
+            if self._warm.is_alive():
+                log.warning("kernels still compiling: sending the fallback move")
+                move = fallback(state, None)
+            else:
+                result = self.player.choose(state, {"time_left": time_left}, Budget(seconds - (_now() - t0)))
+                move, depth, nodes = result.move, result.depth, result.nodes
         except Exception:
             log.exception("the player failed; sending a random legal move")
             failed = True

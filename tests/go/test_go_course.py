@@ -14,6 +14,7 @@ import contextlib
 import io
 import logging
 import random
+import threading
 import time
 from dataclasses import dataclass, field
 
@@ -571,3 +572,22 @@ def test_the_kernels_are_warm_before_the_referee_times_a_move(env):
     t0 = time.monotonic()
     ours.getPlayerMove()
     assert time.monotonic() - t0 < 3.0  # a 60 s clock gives about 1 s per move; compiling takes 15+ s
+
+
+def test_a_move_asked_for_while_the_kernels_compile_is_still_in_time(env, monkeypatch, info_logs):
+    """Issue 28: myPlayer() returns at once and compiles in the background; a move asked for
+    before that is done waits at most half its time, then is the fallback (legal, logged)."""
+    release = threading.Event()
+    monkeypatch.setattr(course, "warm", lambda: release.wait(30))
+    monkeypatch.setenv("BOTS_TOTAL_SECONDS", "40")  # a move's share of it is about a second
+    t0 = time.monotonic()
+    ours = course.myPlayer()
+    assert time.monotonic() - t0 < 1.0
+    ours.newGame(BLACK)
+    t0 = time.monotonic()
+    move = ours.getPlayerMove()
+    took = time.monotonic() - t0
+    release.set()
+    assert empty(9, komi=0, superko="goban").is_legal(parse_point(move, 9))
+    assert took < move_seconds(empty(9), time_left=40.0)
+    assert any("kernels still compiling" in entry["event"] for entry in info_logs)
