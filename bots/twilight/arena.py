@@ -44,7 +44,8 @@ async def run_arena(a: Side, b: Side, maps: list[str], games: int, move_time: fl
             port = await referee.start()
             try:
                 bots = [TwilightBot(name=s.label, port=port, player=s.player, params=s.params,
-                                    move_time=move_time, overhead=overhead, max_plies=max_plies) for s in (a, b)]
+                                    move_time=move_time, overhead=overhead, max_plies=max_plies,
+                                    game_time=0) for s in (a, b)]  # our referee here has no time cap
                 first = asyncio.ensure_future(play(bots[0], runner))
                 # A connects first: A plays vampires in game 0.  B connects once the referee has
                 # accepted A's connection (or once A's session has ended: gather raises its error).

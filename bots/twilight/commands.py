@@ -99,6 +99,8 @@ def play(args: argparse.Namespace) -> int:
                 structlog.get_logger("bots").error("server sent garbage; leaving", error=str(exc))
                 return 1
             except OSError as exc:
+                for g in [*getattr(exc, "summaries", ()), *filter(None, [getattr(exc, "interrupted", None)])]:
+                    print(json.dumps(g), flush=True)  # the games played, and the one the drop ended
                 structlog.get_logger("bots").error("cannot play on the server", server=f"{host}:{server_port}",
                                                    error=str(exc) or type(exc).__name__)
                 return 1
@@ -119,6 +121,9 @@ def add_serve(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--port", type=port, default=5555, help="the port (5555); 0 picks a free port")
     p.add_argument("--move-timeout", type=positive, default=2.0, help="seconds per move (2)")
     p.add_argument("--max-plies", type=count, default=200, help="plies per game (200)")
+    p.add_argument("--game-time", type=nonnegative, default=300.0, metavar="SECONDS",
+                   help="the game ends after this much play, the larger population winning, as on the "
+                        "official server (300; 0: no time cap)")
     p.add_argument("--seed", type=whole, default=None, help="seed of the random battles")
     p.add_argument("--games", type=count, default=1, help="games per pair of connections, species swapped (1)")
     p.add_argument("--show", action="store_true", help="draw the board after every ply")
@@ -135,7 +140,8 @@ def serve(args: argparse.Namespace) -> int:
         state = load_map(args.map, args.max_plies)
     except MapError as exc:
         raise UsageFailure(str(exc)) from None
-    config = RefereeConfig(state, args.map, args.move_timeout, args.max_plies, args.seed, args.games)
+    config = RefereeConfig(state, args.map, args.move_timeout, args.max_plies, args.seed, args.games,
+                           game_time=args.game_time or None)
     folder = record_directory(args.record)
 
     def record(game: dict) -> None:

@@ -68,7 +68,7 @@ async def practice(game: str, name: str, move_time: float, seed: int) -> AsyncIt
                    if rec["players"][side] == name)
 
     try:
-        yield TwilightBot(name=name, port=port, move_time=move_time), timeouts
+        yield TwilightBot(name=name, port=port, move_time=move_time, game_time=0), timeouts  # no cap here
     finally:
         partner.cancel()
         await asyncio.gather(partner, return_exceptions=True)
