@@ -1,7 +1,7 @@
 """A tournament's games as Ray tasks on a Ray cluster (`--cluster ADDRESS`): one task per game,
 each with its own small pool of search workers, on whichever node Ray picks.  The driver
 (this process) gets each game's entry back and keeps the ledger and the report exactly as a
-local run does.  Ray is an optional extra (`pip install 'bots[cluster]'`); without it only
+local run does.  Ray is an optional extra (`pip install 'tournament-bots[cluster]'`); without it only
 `--cluster` is refused.
 
 Every node needs bots installed (the same version), and any map file or engine the games
@@ -23,7 +23,7 @@ from .play import new_entry, play_game
 from .schedule import Job
 
 REACH = 10.0  # seconds to open a connection to the head before giving up
-INSTALL = "--cluster needs Ray, which is not installed: pip install 'bots[cluster]'"
+INSTALL = "--cluster needs Ray, which is not installed: pip install 'tournament-bots[cluster]'"
 
 
 def connect(address: str):

@@ -51,7 +51,7 @@ def add_parser(sub: argparse._SubParsersAction, game: Any) -> None:
                    help="write DIR/index.html with PNG charts (works offline)")
     p.add_argument("--cluster", metavar="ADDRESS", default=None,
                    help="run the games as Ray tasks on the Ray cluster whose head is ADDRESS (HOST:6379); "
-                        "needs pip install 'bots[cluster]'")
+                        "needs pip install 'tournament-bots[cluster]'")
     hooks.add_arguments(p)
     p.set_defaults(func=run)
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import socket
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -14,7 +15,7 @@ import pytest
 
 from tests.tournament.cli import FAST, bots, environment, ledger, table
 
-pytest.importorskip("ray", reason="Ray is not installed (pip install 'bots[cluster]')")
+pytest.importorskip("ray", reason="Ray is not installed (pip install 'tournament-bots[cluster]')")
 
 GAMES = ["tournament", "twilight", "--players", "random", "greedy", "--maps", "testmap2", "map8", "--games", "3",
          *FAST]
@@ -51,6 +52,8 @@ def head():
             proc.wait(timeout=30)
         except subprocess.TimeoutExpired:
             proc.kill()
+            proc.wait()
+        shutil.rmtree(temp, ignore_errors=True)  # Ray's session directory: the suite leaves nothing in /tmp
 
 
 def test_a_cluster_run_plays_the_same_games_as_a_local_run(head, tmp_path):
