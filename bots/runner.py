@@ -485,12 +485,15 @@ class SearchRunner:
     async def _await_warm_up(self, budget: Budget) -> None:
         """Wait for the workers' warm-up at most half the budget left (see `launch`)."""
         self.launch()
-        if self._warming is None:
+        if self._closed or self._warming is None or self._warming.done():  # closed, or a failed start
             return
         try:
             await asyncio.wait_for(asyncio.shield(self._warming), max(0.0, budget.remaining() / 2))
         except asyncio.TimeoutError:
             pass
+        except asyncio.CancelledError:  # the start was stopped (close), unless this search was
+            if asyncio.current_task().cancelling():
+                raise
         except Exception:  # the start failed (logged by _warm_up): the fallback move
             pass
 
