@@ -48,7 +48,8 @@ def _inputs(directory: str) -> str:
 
 def preferred_dir() -> str:
     """Where the kernels should be cached (see the module docstring), writable or not."""
-    if os.environ.get("NUMBA_CACHE_DIR") and CHOSEN not in os.environ:  # the user's own setting
+    mine = os.environ.get(CHOSEN, "").rsplit("\n", 1)[-1]  # what a parent chose, if one did
+    if os.environ.get("NUMBA_CACHE_DIR") and os.environ["NUMBA_CACHE_DIR"] != mine:  # the user's own
         return os.environ["NUMBA_CACHE_DIR"]
     base = os.environ.get("BOTS_CACHE_DIR")
     if not base:

@@ -277,7 +277,7 @@ def test_checked_player_keeps_typed_values_and_merges_params():
 
 
 class FakeRunner:
-    def __init__(self, workers=None, grace=0.1, games=None):
+    def __init__(self, workers=None, grace=0.1, games=None, background=False):
         self.workers = workers
         self.games = games
 

@@ -2,7 +2,10 @@
 (issue 28): how long until it answers its protocol, how long its first move takes, and how long
 until its search workers are ready.  Prints a table.
 
-    python tools/startup.py [--runs 1] [--cases gtp-go htp-hex play-twilight daemon]
+    python tools/startup.py [--runs 1] [--cases gtp-go htp-hex play-twilight daemon] [--command "bots"]
+
+`--command` is how bots is started (split like a shell does), e.g. an older checkout side by
+side: `--command "env PYTHONPATH=/tmp/old python -m bots.cli"`.
 
 Each case runs `bots` as a user would (a new process, logs in JSON on stderr):
 - gtp-go / htp-hex: `name`, then `genmove` on an empty board (9x9, 11x11), timed at the pipe;
@@ -19,6 +22,7 @@ import argparse
 import json
 import os
 import re
+import shlex
 import shutil
 import subprocess
 import sys
@@ -147,9 +151,10 @@ def main() -> int:
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--cases", nargs="+", default=list(CASES), choices=list(CASES))
     parser.add_argument("--runs", type=int, default=1, help="runs of each case and cache state (1)")
+    parser.add_argument("--command", default="bots", help="how to start bots (default: bots)")
     parser.add_argument("--wait", type=float, default=180.0, help="seconds to wait for the pool (180)")
     args = parser.parse_args()
-    bots = ["bots"]
+    bots = shlex.split(args.command)
     print(f"{'case':<14} {'cache':<6} {'first answer s':>14} {'first move s':>12} {'pool ready s':>12} "
           f"{'fallbacks':>9}", flush=True)
     for case in args.cases:

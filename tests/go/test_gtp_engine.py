@@ -744,7 +744,7 @@ async def test_subprocess_speaks_only_gtp_on_stdout(tmp_path):
     err = tmp_path / "stderr.log"
     proc = await start_ours(err)
     try:
-        script = b"1 name\n2 genmove b\n3 play w e5\nnonsense\n4 showboard\n5 list_commands\n6 quit\n"
+        script = b"1 name\n2 genmove b\n3 play w pass\nnonsense\n4 showboard\n5 list_commands\n6 quit\n"
         out, _ = await asyncio.wait_for(proc.communicate(script), 20)
     finally:
         await stop(proc)
