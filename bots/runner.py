@@ -290,7 +290,8 @@ class SearchRunner:
         """Start the workers warming up in the background and return at once (issue 28: an
         engine answers its protocol from the first instant).  The first start after an
         install compiles the kernels (Go: about 20 s); a search asked for before the workers
-        are ready waits for them at most half its budget, then gets its fallback move
+        are ready waits for them until a quarter of its budget is left (a search that short is
+        still worth more than the fallback), then gets its fallback move
         (WARMING).  Idempotent."""
         if self._warming is not None or not self.processes or self._closed:
             return
@@ -483,12 +484,12 @@ class SearchRunner:
         return budget.seconds + self.grace
 
     async def _await_warm_up(self, budget: Budget) -> None:
-        """Wait for the workers' warm-up at most half the budget left (see `launch`)."""
+        """Wait for the workers' warm-up until a quarter of the budget is left (see `launch`)."""
         self.launch()
         if self._closed or self._warming is None or self._warming.done():  # closed, or a failed start
             return
         try:
-            await asyncio.wait_for(asyncio.shield(self._warming), max(0.0, budget.remaining() / 2))
+            await asyncio.wait_for(asyncio.shield(self._warming), max(0.0, budget.remaining() - budget.seconds / 4))
         except asyncio.TimeoutError:
             pass
         except asyncio.CancelledError:  # the start was stopped (close), unless this search was

@@ -52,7 +52,7 @@ async def test_a_search_before_the_workers_are_ready_gets_the_fallback_in_time(m
             t0 = time.monotonic()
             report = await runner.run(quick, budget=Budget(0.4), fallback="fallback")
             assert report.move == "fallback" and report.fallback == WARMING
-            assert time.monotonic() - t0 < 0.3  # it waited half the budget, not the warm-up
+            assert 0.25 < time.monotonic() - t0 < 0.4  # it waited until a quarter of the budget was left
             assert runner.failures[WARMING] == 1
     finally:
         runner.close()
