@@ -34,6 +34,7 @@ picks the cancelled job up; the worker skips it instead (`_work`).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import gc
 import itertools
 import multiprocessing
@@ -41,13 +42,14 @@ from multiprocessing import forkserver
 import os
 import select
 import signal
+import sys
 import threading
 import time
 from collections import Counter
 from concurrent.futures.process import BrokenProcessPool
 from contextvars import ContextVar
 from dataclasses import dataclass
-from typing import Any, Callable, Iterable
+from typing import Any, Callable, Iterable, Iterator
 
 import pebble
 import structlog
@@ -347,7 +349,8 @@ class SearchRunner:
     def _new_pool(self) -> pebble.ProcessPool:
         pool = pebble.ProcessPool(self.processes, initializer=_init_worker, context=self._ctx,
                                   initargs=(self.games, os.getpid(), self._ready_pipe[1]))
-        pool.active  # pebble starts its workers on first use; this is that use
+        with _safe_path():
+            pool.active  # pebble starts its workers on first use; this is that use
         return pool
 
     def _on_ready(self) -> None:
@@ -535,6 +538,27 @@ def _retrieve(future: asyncio.Future) -> None:
     """Mark a job's outcome as seen, so a late failure is not reported as never retrieved."""
     if not future.cancelled():
         future.exception()
+
+
+_ENV_LOCK = threading.Lock()
+
+
+@contextlib.contextmanager
+def _safe_path() -> Iterator[None]:
+    """While a forkserver may be started: on Python 3.11 it ignores the import path it is given
+    and puts its working directory first (`python -c`, cpython #117378), so a `bots/` folder
+    in the directory bots was started from shadowed the installed package in every worker.
+    When this process's own path does not start with the working directory (the `bots`
+    command), PYTHONSAFEPATH keeps it out of the forkserver's too."""
+    if not sys.path or sys.path[0] in ("", os.getcwd()) or "PYTHONSAFEPATH" in os.environ:
+        yield  # this process imports from its working directory (python -m ...): so do the workers
+        return
+    with _ENV_LOCK:
+        os.environ["PYTHONSAFEPATH"] = "1"
+        try:
+            yield
+        finally:
+            del os.environ["PYTHONSAFEPATH"]
 
 
 def _kill_forkserver() -> None:

@@ -248,3 +248,32 @@ def test_an_unknown_user_with_no_home_still_runs(shared_tmp):
     helped = subprocess.run([python, "-m", "bots.cli", "--help"], cwd="/", env=env, user=12345,
                             capture_output=True, text=True, timeout=120)
     assert helped.returncode == 0 and "warm" in helped.stdout, helped.stderr
+
+
+@pytest.mark.e2e
+def test_a_bots_folder_in_the_working_directory_does_not_shadow_the_workers(tmp_path):
+    """cpython #117378: on 3.11 the forkserver put its working directory first on its import
+    path, so `bots` started from a directory holding a `bots/` folder ran that folder's code in
+    its workers (the old Docker image compiled /app/bots, not the installed package)."""
+    command = Path(sys.executable).with_name("bots")
+    if not command.exists():
+        pytest.skip("no `bots` command next to this Python")
+    (tmp_path / "bots").mkdir()
+    (tmp_path / "bots" / "__init__.py").write_text("raise SystemExit('the working directory shadowed bots')\n")
+    proc = subprocess.Popen([str(command), "--log-format", "json", "gtp", "go", "--player", "random", "--workers", "1"],
+                            cwd=tmp_path, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True)
+    try:
+        lines: list[str] = []
+        for line in proc.stderr:
+            lines.append(line)
+            if '"pool ready"' in line or "failed to start" in line or "shadowed" in line:
+                break
+        proc.stdin.write("genmove b\nquit\n")
+        proc.stdin.flush()
+        out, err = proc.communicate(timeout=60)
+    finally:
+        proc.kill()
+        proc.wait()
+    assert '"pool ready"' in lines[-1], "".join(lines)[-3000:]
+    assert "shadowed" not in err and out.startswith("= ")
