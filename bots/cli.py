@@ -92,8 +92,13 @@ def cmd_warm(args: argparse.Namespace) -> int:
 def cmd_replay(args: argparse.Namespace) -> int:
     import os
 
-    from . import replay
+    from . import plotting, replay
 
+    if args.to_png:
+        try:
+            plotting.require("--to-png")
+        except ImportError as exc:
+            raise UsageFailure(str(exc)) from None
     if args.to_png and os.path.lexists(args.to_png):
         raise UsageFailure(f"{args.to_png} already exists; name another --to-png file (nothing is overwritten)")
     try:
@@ -270,6 +275,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print("\nGame left unfinished.", flush=True)
         return 0
     except KeyboardInterrupt:
+        structlog.get_logger("bots").info("stopped by Ctrl-C")
         return 130
 
 

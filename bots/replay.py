@@ -189,11 +189,9 @@ def browse(replay: Replay, start: int, stream: TextIO = sys.stdin, out: TextIO =
 
 def to_png(replay: Replay, k: int, path: str | Path) -> Path:
     """The board after k moves as a PNG, titled with the game, the players and the move."""
-    import matplotlib
+    from .plotting import pyplot
 
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
+    plt = pyplot()
     fig, ax = plt.subplots(figsize=(7, 7))
     try:
         replay.hooks.draw(replay.positions[k], ax)

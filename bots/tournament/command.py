@@ -16,6 +16,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from .. import plotting
 from ..cmdline import UsageFailure, count, players_text, whole
 from ..human import is_person
 
@@ -119,6 +120,10 @@ def run(args: argparse.Namespace) -> int:
     jobs = schedule(names, setups, args.games, gauntlet)
     record_dir = args.record or (str(Path(args.report) / "records") if args.report else None)
     if args.report:
+        try:
+            plotting.require("--report")
+        except ImportError as exc:
+            raise UsageFailure(str(exc)) from None
         try:
             Path(args.report).mkdir(parents=True, exist_ok=True)
         except OSError as exc:

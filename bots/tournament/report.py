@@ -93,12 +93,9 @@ def faults(entries: list[dict], crashed: list[dict]) -> list[dict[str, Any]]:
 
 
 def _plt():
-    import matplotlib
+    from ..plotting import pyplot
 
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    return plt
+    return pyplot()
 
 
 def _short(name: str, width: int = 30) -> str:
