@@ -39,9 +39,14 @@ RUN useradd --create-home --uid 10001 bots
 # Copied, not installed from the wheel with RUN --mount=from=build: buildah (podman build)
 # reuses such a RUN's cached layer when only the mounted wheel changed.
 COPY --from=build /opt/bots /opt/bots
+# generic: a kernel cache any x86-64 host loads (numba keys it by CPU).  Its playouts measured
+# 14-22% slower than native here, its search iterations the same within noise
+# (docs/benchmarks/startup.md); for one known CPU build with --build-arg CPU=<name>, the name
+# from: python -c "import llvmlite.binding as ll; print(ll.get_host_cpu_name())"
+ARG CPU=generic
 ENV PATH=/opt/bots/bin:$PATH \
     BOTS_CACHE_DIR=/home/bots/.cache/bots \
-    NUMBA_CPU_NAME=generic
+    NUMBA_CPU_NAME=$CPU
 # Not the sources' directory: Python 3.11's forkserver workers import from the working
 # directory (cpython #117378), and nothing here may shadow the installed package.
 WORKDIR /home/bots
