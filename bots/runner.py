@@ -291,7 +291,7 @@ class SearchRunner:
     def launch(self) -> None:
         """Start the workers warming up in the background and return at once (issue 28: an
         engine answers its protocol from the first instant).  The first start after an
-        install compiles the kernels (Go: about 20 s); a search asked for before the workers
+        install compiles the kernels (Go: about 30 s); a search asked for before the workers
         are ready waits for them until a quarter of its budget is left (a search that short is
         still worth more than the fallback), then gets its fallback move
         (WARMING).  Idempotent."""
@@ -458,8 +458,7 @@ class SearchRunner:
         pool = self._pool
         if not self._serving or pool is None:
             self.failures[WARMING] += 1
-            used = time.monotonic() - budget.start
-            log.warning("the search workers are not ready; sending the fallback move", reason=WARMING)
+            used = time.monotonic() - budget.start  # the move's own log line (bots.decide) says why
             return MoveReport(fallback, budget.seconds, used, 0, 0, max(0.0, used - budget.seconds), WARMING)
         try:
             task = pool.schedule(_work, (job, args, budget), timeout=self.allowed(budget) + BACKSTOP)
