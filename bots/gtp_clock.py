@@ -61,6 +61,19 @@ class ClockedEngine(GameEngine):
         budget = _clock.clock_seconds(self.time, clock, moves_left, self.overhead)
         return budget, None if clock is None else clock[0]
 
+    def move_limit(self, colour: int, planned: float) -> float | None:
+        """When a search that overran its plan of `planned` seconds is given up for the
+        fallback (search.budget.Budget.limit, bots.clock.limit): in a period of one stone
+        (`time_settings 0 S 1`) its seconds less a network margin, else the clock's, at most
+        twice the plan; None with no clock (the runner's grace)."""
+        clock = self.clocks[colour]
+        if clock is None:
+            return None
+        seconds, stones = clock
+        if stones == 1:
+            return _clock.limit(planned, per_move=seconds)
+        return _clock.limit(planned, time_left=seconds)
+
     def charge(self, colour: int, elapsed: float) -> None:
         """Take one of our moves, `elapsed` seconds, off `colour`'s clock (until the next
         time_left corrects it)."""

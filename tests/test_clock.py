@@ -199,3 +199,28 @@ def test_a_canadian_game_never_runs_out(main_time, byo_time, byo_stones, latency
         else:
             assert seconds - elapsed + byo_time >= 0, f"main time and the first period ran out at move {i + 1}"
         clock = after_move(settings_, clock, elapsed)
+
+
+def test_an_overrunning_search_is_waited_for_until_the_servers_deadline_less_a_margin():
+    """Issue 28 item 8: the runner gives a search that overran its plan until clock.limit."""
+    from bots.clock import NETWORK_MARGIN, OVERRUN, limit
+
+    assert limit(1.7, per_move=2.0) == pytest.approx(2.0 - NETWORK_MARGIN)  # Twilight: 1.9 s, not 1.8
+    assert limit(1.95, per_move=2.0) == 1.95  # never less than the plan
+    assert limit(2.0, time_left=60.0) == OVERRUN * 2.0  # a game clock: at most twice the plan
+    assert limit(2.0, time_left=3.0) == pytest.approx(3.0 - NETWORK_MARGIN)  # never the whole clock
+    assert limit(2.0) is None  # no deadline known: the runner's grace
+
+
+def test_a_gtp_clock_gives_the_move_limit_of_its_period():
+    from bots.clock import NETWORK_MARGIN, TimeSettings
+    from bots.go.gtp_engine import Engine
+    from bots.go.board import BLACK
+
+    engine = Engine(None, "random")
+    assert engine.move_limit(BLACK, 1.9) is None  # no time command
+    engine.set_time(TimeSettings(0.0, 2.0, 1))  # time_settings 0 2 1: 2 s a move
+    assert engine.move_limit(BLACK, engine.move_budget(BLACK, engine.state)[0]) == pytest.approx(2.0 - NETWORK_MARGIN)
+    engine.set_time(TimeSettings(600.0, 0.0, 0))  # absolute
+    planned = engine.move_budget(BLACK, engine.state)[0]
+    assert engine.move_limit(BLACK, planned) == pytest.approx(2 * planned)

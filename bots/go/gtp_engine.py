@@ -159,7 +159,7 @@ class Engine(ClockedEngine):
         started = time.monotonic()
         budget, left = self.move_budget(colour, state)
         context = {"time_left": left} if left is not None else None
-        move, _ = await self.think(state, Budget(budget, start=started), context)
+        move, _ = await self.think(state, Budget(budget, start=started, limit=self.move_limit(colour, budget)), context)
         new = state.play(move)  # decide guarantees legality; a failure here is a bug
         if commit:
             self._commit(new)

@@ -195,7 +195,8 @@ class Engine(ClockedEngine):
         started = time.monotonic()
         seconds, left = self.budget(colour)
         context = {"time_left": left} if left is not None else None
-        move, _ = await self.think(state, Budget(seconds, start=started), context)
+        move, _ = await self.think(state, Budget(seconds, start=started, limit=self.move_limit(colour, seconds)),
+                                   context)
         new = state.play(move)  # decide guarantees legality; a failure here is a bug
         if commit:
             self._commit(new)
