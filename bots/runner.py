@@ -301,6 +301,8 @@ class SearchRunner:
         self._ready_changed = asyncio.Event()
         reader, writer = self._ready_pipe = self._ctx.Pipe(duplex=False)
         self._loop.add_reader(reader.fileno(), self._on_ready)
+        with _safe_path():
+            forkserver.ensure_running()  # at once (it does not wait for the preload): a stop knows its pid
         self._warming = asyncio.ensure_future(self._warm_up())
         self._warming.add_done_callback(_retrieve)
 
@@ -561,12 +563,19 @@ def _safe_path() -> Iterator[None]:
 
 
 def _kill_forkserver() -> None:
-    """Kill this process's forkserver (multiprocessing keeps one per process; the next pool
-    starts a new one)."""
+    """Kill this process's forkserver and the workers it has forked so far (multiprocessing
+    keeps one per process; the next pool starts a new one).  A worker still reading its start
+    from this process would print an EOFError traceback once this process has gone."""
     pid = getattr(forkserver._forkserver, "_forkserver_pid", None)
-    if pid is not None:
+    if pid is None:
+        return
+    try:
+        children = open(f"/proc/{pid}/task/{pid}/children").read().split()
+    except OSError:
+        children = []
+    for victim in [*map(int, children), pid]:
         try:
-            os.kill(pid, signal.SIGKILL)
+            os.kill(victim, signal.SIGKILL)
         except ProcessLookupError:
             pass
 
