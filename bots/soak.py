@@ -23,7 +23,6 @@ import subprocess
 import sys
 import time
 from collections import Counter, defaultdict
-from typing import Any
 
 import structlog
 

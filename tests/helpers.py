@@ -10,16 +10,21 @@ message saying what never happened, instead of an assertion on a state that came
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import gc
+import logging
+import os
 import re
 import subprocess
 import sys
 import threading
 import time
 from pathlib import Path
-from typing import Any, Awaitable, Callable
+from typing import Any, Awaitable, Callable, Iterator
 
 import pytest
+import structlog
+from structlog.testing import capture_logs
 
 POLL = 0.005  # seconds between two looks at a condition
 ROOT = Path(__file__).resolve().parents[1]
@@ -108,3 +113,35 @@ class Stopwatch:
         self.wall = time.monotonic() - self._wall
         self.cpu = time.thread_time() - self._cpu
         self.seconds = min(self.wall, self.cpu)
+
+
+def descendants(pid: int) -> set[int]:
+    """Every process below `pid` (workers are the forkserver's children, so grandchildren)."""
+    parents: dict[int, list[int]] = {}
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                stat = Path(f"/proc/{entry}/stat").read_text()
+            except OSError:
+                continue
+            ppid = int(stat.rsplit(")", 1)[1].split()[1])
+            parents.setdefault(ppid, []).append(int(entry))
+    out, todo = set(), [pid]
+    while todo:
+        for child in parents.get(todo.pop(), []):
+            if child not in out:
+                out.add(child)
+                todo.append(child)
+    return out
+
+
+@contextlib.contextmanager
+def info_logs() -> Iterator[list[dict]]:
+    """Every log entry, info level included (the tests' set-up keeps warnings only)."""
+    saved = structlog.get_config()
+    structlog.configure(wrapper_class=structlog.make_filtering_bound_logger(logging.DEBUG))
+    try:
+        with capture_logs() as logs:
+            yield logs
+    finally:
+        structlog.configure(wrapper_class=saved["wrapper_class"])

@@ -25,7 +25,7 @@ from bots.settings import BotSettings, Settings
 from bots.twilight.maps import load_map
 from bots.twilight.referee import Referee, RefereeConfig
 from bots.twilight.session import TwilightBot, play
-from tests.helpers import alive, until
+from tests.helpers import alive, descendants, until
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -409,26 +409,6 @@ def slow_stop_daemon(tmp_path: Path) -> Daemon:
     script = tmp_path / "slow_stop.py"
     script.write_text(SLOW_STOP)
     return Daemon([sys.executable, str(script), str(write_config(tmp_path, workers=2))])
-
-
-def descendants(pid: int) -> set[int]:
-    """Every process below `pid` (workers are the forkserver's children, so grandchildren)."""
-    parents: dict[int, list[int]] = {}
-    for entry in os.listdir("/proc"):
-        if entry.isdigit():
-            try:
-                stat = Path(f"/proc/{entry}/stat").read_text()
-            except OSError:
-                continue
-            ppid = int(stat.rsplit(")", 1)[1].split()[1])
-            parents.setdefault(ppid, []).append(int(entry))
-    out, todo = set(), [pid]
-    while todo:
-        for child in parents.get(todo.pop(), []):
-            if child not in out:
-                out.add(child)
-                todo.append(child)
-    return out
 
 
 def test_sigterm_stops_the_daemon_cleanly(tmp_path):

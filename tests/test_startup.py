@@ -25,7 +25,7 @@ import pytest
 from bots import cache
 from bots.runner import WARMING, SearchRunner
 from search.budget import Budget, SearchResult
-from tests.helpers import ROOT, WITH_SIGINT, until_sync
+from tests.helpers import ROOT, WITH_SIGINT, descendants, until_sync
 
 
 def quick(budget: Budget) -> SearchResult:
@@ -80,23 +80,6 @@ async def test_closing_during_the_warm_up_is_immediate(monkeypatch):
 # -- the real command, with an empty kernel cache ------------------------------------------------
 
 
-def _descendants(pid: int) -> set[int]:
-    parents: dict[int, list[int]] = {}
-    for entry in os.listdir("/proc"):
-        if entry.isdigit():
-            try:
-                stat = Path(f"/proc/{entry}/stat").read_text()
-            except OSError:
-                continue
-            parents.setdefault(int(stat.rsplit(")", 1)[1].split()[1]), []).append(int(entry))
-    out, todo = set(), [pid]
-    while todo:
-        for child in parents.get(todo.pop(), []):
-            out.add(child)
-            todo.append(child)
-    return out
-
-
 def _alive(pid: int) -> bool:
     try:
         return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
@@ -126,7 +109,7 @@ class ColdEngine:
         return answer, time.monotonic() - started
 
     def stop(self) -> None:
-        for pid in self.children | _descendants(self.proc.pid) | {self.proc.pid}:
+        for pid in self.children | descendants(self.proc.pid) | {self.proc.pid}:
             try:
                 os.kill(pid, signal.SIGKILL)
             except ProcessLookupError:
@@ -160,9 +143,9 @@ def test_a_cold_engine_answers_at_once_and_moves_in_time_while_it_compiles(cold)
 @pytest.mark.parametrize("sig, code", [(signal.SIGINT, 130), (signal.SIGTERM, 0)])
 def test_a_signal_during_the_first_compile_ends_it_in_a_second(cold, sig, code):
     assert cold.ask("name")[0] == "= bots"
-    until_sync(lambda: len(_descendants(cold.proc.pid)) >= 1, 10, "the forkserver started")
+    until_sync(lambda: len(descendants(cold.proc.pid)) >= 1, 10, "the forkserver started")
     time.sleep(1.0)  # well into the compile
-    cold.children = _descendants(cold.proc.pid)
+    cold.children = descendants(cold.proc.pid)
     t0 = time.monotonic()
     os.killpg(cold.proc.pid, sig) if sig == signal.SIGINT else cold.proc.send_signal(sig)  # Ctrl-C: the group
     assert cold.proc.wait(5) == code

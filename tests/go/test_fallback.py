@@ -20,6 +20,16 @@ def P(name: str, size: int = 9) -> int:
     return parse_point(name, size)
 
 
+# Black owns everything but two eyes: nothing left for Black, and White may not play in.
+TWO_EYES = from_diagram("""
+    .XXXX
+    XXXXX
+    XXX.X
+    XXXXX
+    XXXXX
+""")
+
+
 @pytest.fixture(autouse=True, scope="module")
 def kernels_loaded():
     """These tests are of the kernel's draw: load it (the rules-only draw is tested below)."""
@@ -33,13 +43,7 @@ def test_before_the_kernels_load_the_move_is_drawn_by_the_rules_alone(monkeypatc
     takes 20-40 s); the move is still legal, never fills an own eye, and PASS only at the end."""
     monkeypatch.setattr(fallback, "LOADED", threading.Event())
     monkeypatch.setattr(fallback, "_by_the_kernels", lambda *a: pytest.fail("a kernel was called"))
-    full = from_diagram("""
-        .XXXX
-        XXXXX
-        XXX.X
-        XXXXX
-        XXXXX
-    """)
+    full = TWO_EYES
     assert fallback.random_move(full, random.Random(seed)) == PASS
     rng = random.Random(seed)
     state = empty(9)
@@ -58,14 +62,7 @@ def test_players_and_the_fallback_module_give_the_same_function():
 
 
 def test_never_fills_own_eyes_and_passes_when_done():
-    # Black owns everything but two eyes: nothing left for Black, and White may not play in.
-    full = from_diagram("""
-        .XXXX
-        XXXXX
-        XXX.X
-        XXXXX
-        XXXXX
-    """)
+    full = TWO_EYES
     for colour in (BLACK, WHITE):
         assert fallback.random_move(full._replace(to_move=colour), random.Random(1)) == PASS
     corner = from_diagram("""

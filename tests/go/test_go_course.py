@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import contextlib
 import io
-import logging
 import random
 import threading
 import time
@@ -23,6 +22,7 @@ import structlog
 from structlog.testing import capture_logs
 
 from bots.go import course
+from tests.helpers import info_logs as capture_info_logs
 from bots.players import parse_spec
 from bots.go import players as go_players
 from bots.go.board import BLACK, PASS, WHITE, State, empty, from_moves, parse_point, point_name, setup
@@ -127,13 +127,8 @@ def env(monkeypatch):
 @pytest.fixture
 def info_logs():
     """Every log entry, info level included (the session's set-up keeps warnings only)."""
-    saved = structlog.get_config()
-    structlog.configure(wrapper_class=structlog.make_filtering_bound_logger(logging.DEBUG))
-    try:
-        with capture_logs() as logs:
-            yield logs
-    finally:
-        structlog.configure(wrapper_class=saved["wrapper_class"])
+    with capture_info_logs() as logs:
+        yield logs
 
 
 # -- whole games --------------------------------------------------------------------------

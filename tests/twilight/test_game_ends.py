@@ -10,12 +10,8 @@ with both scores, a connection lost mid-game, the opponent's illegal move and it
 from __future__ import annotations
 
 import asyncio
-import contextlib
-import logging
 
 import pytest
-import structlog
-from structlog.testing import capture_logs
 
 from bots.session import SessionClosed
 from bots.twilight.referee import Referee, RefereeConfig
@@ -24,7 +20,7 @@ from bots.twilight.session import SCORE_FROM, TwilightBot, play
 from protocol.twilight import (
     CLIENT_FRAMES, SERVER_FRAMES, Bye, Cell, Decoder, End, Hme, Hum, Map, Mov, Move, Nme, Set, Upd, encode,
 )
-from tests.helpers import reached
+from tests.helpers import info_logs, reached
 
 V, W = Species.VAMPIRES, Species.WEREWOLVES
 
@@ -61,18 +57,6 @@ class Script:
 
 def cells(state: State) -> tuple[Cell, ...]:
     return state.cells()
-
-
-@contextlib.contextmanager
-def info_logs():
-    """Every log entry, info level included (the tests' set-up keeps warnings only)."""
-    saved = structlog.get_config()
-    structlog.configure(wrapper_class=structlog.make_filtering_bound_logger(logging.DEBUG))
-    try:
-        with capture_logs() as logs:
-            yield logs
-    finally:
-        structlog.configure(wrapper_class=saved["wrapper_class"])
 
 
 async def one_ply(runner, state: State, me: Species, ending, first: Upd | None = None, **bot):
