@@ -1,4 +1,4 @@
-"""tools/duel.py: the node-budget A/B the README's design notes quote."""
+"""tools/duel.py: the node-budget A/B that docs/decisions/twilight-planner-experiments.md quotes."""
 
 import subprocess
 import sys
