@@ -256,13 +256,9 @@ class Referee:
         population = {"vampires": state.population(Species.VAMPIRES),
                       "werewolves": state.population(Species.WEREWOLVES)}
         if timed_out:
-            v, w = population["vampires"], population["werewolves"]
-            winner = None if v == w else Species.VAMPIRES if v > w else Species.WEREWOLVES
-            reason = "time limit"
-        elif not (state.vampires and state.werewolves):
-            # the official server looks at vampires first: none left loses, even if no werewolves are left either
-            winner = Species.VAMPIRES if state.vampires else Species.WEREWOLVES
-            reason = "elimination"
+            winner, reason = state.leader(), "time limit"
+        elif state.survivor() is not None:
+            winner, reason = state.survivor(), "elimination"
         else:
             winner, reason = state.winner(), "max plies"
         record.update(plies=state.ply, reason=reason, population=population)

@@ -93,9 +93,22 @@ class State(NamedTuple):
         if not self.werewolves and self.vampires:
             return Species.VAMPIRES
         if self.ply >= self.max_plies:
-            v, w = self.population(Species.VAMPIRES), self.population(Species.WEREWOLVES)
-            if v != w:
-                return Species.VAMPIRES if v > w else Species.WEREWOLVES
+            return self.leader()
+        return None
+
+    def leader(self) -> Species | None:
+        """The side with more units (None when equal): who wins at the ply or time cap."""
+        v, w = self.population(Species.VAMPIRES), self.population(Species.WEREWOLVES)
+        return None if v == w else Species.VAMPIRES if v > w else Species.WEREWOLVES
+
+    def survivor(self) -> Species | None:
+        """The winner by elimination as the official server decides it (it looks at the
+        vampires first: none left loses, even when no werewolves are left either); None
+        while both species remain."""
+        if not self.vampires:
+            return Species.WEREWOLVES
+        if not self.werewolves:
+            return Species.VAMPIRES
         return None
 
     def result(self, player: Species) -> float:

@@ -342,15 +342,15 @@ def final_result(game: Game, game_time: float = 0.0, move_time: float = 0.0) -> 
     whys: list[_Why] = []
     for q, after, ours in _after_our_ply(game):
         if ours:  # the server's checks after our ply
-            winner = _eliminated(after)
+            winner = after.survivor()
             if winner is not None:
                 whys.append(_Why(_side_result(winner, me), "elimination", q, after, True))
                 continue
             if after.ply >= after.max_plies:
-                whys.append(_Why(_by_population(after, me), "max plies", q, after, True))
+                whys.append(_Why(_side_result(after.leader(), me), "max plies", q, after, True))
                 continue
             if me == Species.WEREWOLVES and _time_up(game, game.sent_at, game_time, move_time):
-                whys.append(_Why(_by_population(after, me), "time limit", q, after, True))
+                whys.append(_Why(_side_result(after.leader(), me), "time limit", q, after, True))
                 continue
         whys += _their_ply(game, after, q, game_time, move_time)
     totals: dict[str, float] = defaultdict(float)
@@ -391,7 +391,7 @@ def _their_ply(game: Game, after: State, q: float, game_time: float, move_time: 
     else:
         cap = None
     if cap:  # the game ended there anyway: by population, unless its battles wiped a side out
-        whys.append(_Why(_by_population(after, me), cap, q * max(0.0, 1.0 - kill - die), after, False))
+        whys.append(_Why(_side_result(after.leader(), me), cap, q * max(0.0, 1.0 - kill - die), after, False))
     else:
         whys.append(_Why("won", "forfeit", q * FORFEIT, after, False))
     return whys
@@ -406,22 +406,8 @@ def _time_up(game: Game, at: float | None, game_time: float, move_time: float) -
     return at - start >= game_time
 
 
-def _eliminated(state: State) -> Species | None:
-    """The winner if a species is gone (the server looks at vampires first)."""
-    if not state.vampires:
-        return Species.WEREWOLVES
-    if not state.werewolves:
-        return Species.VAMPIRES
-    return None
-
-
 def _side_result(winner: Species | None, me: Species) -> str:
     return "draw" if winner is None else "won" if winner == me else "lost"
-
-
-def _by_population(state: State, me: Species) -> str:
-    ours, theirs = state.population(me), state.population(me.other)
-    return "won" if ours > theirs else "lost" if ours < theirs else "draw"
 
 
 def _p_falls(attackers: int, defenders: int) -> float:
