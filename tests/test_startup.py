@@ -187,20 +187,21 @@ def test_with_nothing_writable_nothing_is_cached(tmp_path, monkeypatch):
 def _python_for(uid: int) -> tuple[str, str]:
     """(an interpreter uid can run, the PYTHONPATH that gives it our code and dependencies):
     ours, or the system's Python of the same version with our site-packages (a venv under
-    /root is out of another user's reach); skip when there is none."""
+    /root is out of another user's reach); skip when neither can import our dependencies."""
     import site
     import sysconfig
 
     paths = os.pathsep.join([str(ROOT), *site.getsitepackages()])
     for python in (sys.executable, "/usr/bin/python3"):
         try:
-            done = subprocess.run([python, "-c", "import sys; print(sys.version_info[:2])"], user=uid, cwd="/",
+            done = subprocess.run([python, "-c", "import sys, numpy, numba; print(sys.version_info[:2])"], user=uid, cwd="/",
                                   env={"PYTHONPATH": paths}, capture_output=True, text=True, timeout=30)
         except OSError:
             continue
         if done.returncode == 0 and done.stdout.strip() == str(sys.version_info[:2]):
             return python, paths
-    pytest.skip(f"no Python {sysconfig.get_python_version()} that uid {uid} can run")
+    pytest.skip(f"no Python {sysconfig.get_python_version()} with numpy and numba that uid {uid} can run "
+                "(our site-packages are out of its reach)")
 
 
 @pytest.fixture
