@@ -19,6 +19,7 @@
     bots warm [GAME...]                         compile every game's kernels now (an image, a service)
 
 Every `play` and `arena` takes `human` as a player: you, at this terminal (bots.human).
+`play`, `arena`, `bench` and `tournament` are built from each game's hooks (bots.registry).
 
 Exit codes: 0 done (or a person typed quit), 1 a failure while running (e.g. server
 unreachable), 2 bad input (arguments, map, config), 130 Ctrl-C.
@@ -39,7 +40,6 @@ from .human import Quit
 from .loop import Stopped
 from .loop import run as _run
 from .players import PlayerError
-from .tournament import command as tournament
 
 
 # -- commands that every game shares ----------------------------------------------------------
@@ -117,6 +117,11 @@ def cmd_replay(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_bench(args: argparse.Namespace) -> int:
+    print(registry.get(args.game).module("bench").run(args), flush=True)
+    return 0
+
+
 def cmd_fuzz(args: argparse.Namespace) -> int:
     from .fuzz import run
 
@@ -160,14 +165,26 @@ def build_parser() -> argparse.ArgumentParser:
     for command, (metavar, text) in PER_GAME.items():
         p = sub.add_parser(command, help=text, description=text)
         targets[command] = p.add_subparsers(dest="game", required=True, metavar=metavar, parser_class=Parser)
+    from . import arena, playing
+    from .tournament import command as tournament
+
     added: set = set()
-    for game in registry.games().values():  # each game adds its own parsers, once each
+    for game in registry.games().values():  # the hooks of every game, then what each game alone has
+        if game.has_server:
+            playing.add_parser(targets["play"], game)
+        arena.add_parser(targets["arena"], game)
+        tournament.add_parser(targets["tournament"], game)
+        bench = targets["bench"].add_parser(game.name, help=f"{game.name} search speed, a table",
+                                            description=f"{game.name.capitalize()} search speed: a table of "
+                                                        "playouts, iterations or nodes per second, and depths.",
+                                            epilog=f"example:\n  bots bench {game.name}",
+                                            formatter_class=argparse.RawDescriptionHelpFormatter)
+        game.module("bench").add_arguments(bench, game.name)
+        bench.set_defaults(func=cmd_bench)
         for (command, target), add in game.module("commands").commands(game.name).items():
             if (command, target) not in added:
                 added.add((command, target))
                 add(targets[command] if target else sub)
-        if game.tournament:
-            tournament.add_parser(targets["tournament"], game)
 
     d = sub.add_parser("daemon", help="run every bot of a config file")
     d.add_argument("--config", required=True, help="a TOML file (see config/bots.toml)")

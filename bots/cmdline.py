@@ -80,12 +80,11 @@ def not_a_person(game: str, player: str | None, why: str) -> None:
         raise UsageFailure(f"{player!r} is a person at this terminal and cannot play here: {why}")
 
 
-def search_workers(requested: int | None, game: str, players: Sequence[str | None]) -> int | None:
-    """The search processes a command starts: none when every one of its `players` is a
-    person at the keyboard (nothing to search), else `requested` (None: all the cores)."""
-    from .human import is_person
-
-    return 0 if players and all(is_person(game, p) for p in players) else requested
+def search_workers(requested: int | None, searching: Sequence[bool]) -> int | None:
+    """The search processes a command starts: none when none of its participants searches
+    (`searching`: one flag each; a person at the keyboard or an external engine does not),
+    else `requested` (None: all the cores)."""
+    return 0 if searching and not any(searching) else requested
 
 
 def players_text(game: str, persons: bool = True) -> str:
@@ -98,10 +97,11 @@ def players_text(game: str, persons: bool = True) -> str:
 
 
 def add_player(p: argparse.ArgumentParser, game: str, default: str | None, flag: str = "--player",
-               help: str = "") -> None:
-    """--player NAME[:k=v,...] and the repeatable --param KEY=VALUE."""
+               help: str = "", persons: bool = True) -> None:
+    """--player NAME[:k=v,...] and the repeatable --param KEY=VALUE; `persons=False` where a
+    person at the keyboard cannot play (an engine whose stdin carries a protocol)."""
     p.add_argument(flag, type=player_spec, default=(default, ()) if default else None, metavar="PLAYER",
-                   help=help or f"NAME or NAME:key=value,... ({players_text(game)}; default {default})")
+                   help=help or f"NAME or NAME:key=value,... ({players_text(game, persons)}; default {default})")
     p.add_argument("--param", action="append", default=[], metavar="KEY=VALUE", help="a player option (repeatable)")
 
 

@@ -13,13 +13,13 @@ What a game supplies is a `Rules` value (bots/go/arena.py, bots/hex/arena.py): i
 name, the engine prefix on the command line (`gtp:`, `htp:`), the start State, the setup
 commands, how to read and write a move, how a finished game is scored and its SGF text.
 
-An engine is started once per arena and reused with `clear_board`; one that died is started
-again for the next game.  Records fit `bots.matches.summarise` (seats are "black"/"white").
+An engine is started for each game and closed after it (play_sides: the match hooks of Go and
+Hex play one game at a time, bots.matches).  Records fit `bots.matches.summarise` (seats are
+"black"/"white").
 """
 
 from __future__ import annotations
 
-import json
 import math
 import os
 import shlex
@@ -38,7 +38,7 @@ from . import records as game_records
 from .decide import decide
 from .gtp_client import EngineError, GtpProcess
 from .human import is_person
-from .matches import Side
+from .matches import Side, Watch
 from .players import PlayerError, make_player
 from .runner import SearchRunner
 
@@ -210,12 +210,12 @@ async def play_game(rules: Rules, black: AnySide, white: AnySide, runner: Search
                     max_moves: int | None = None, log: Any = None, hard_timeout: float | None = None,
                     on_move: Callable[[Any, str], None] | None = None, game_time: float | None = None) -> dict:
     """Play one game and return its record (bots.matches form, plus "result", "end",
-    "moves" as names, "score" and the rules' `fields()`; "sgf" is None: run_arena writes
+    "moves" as names, "score" and the rules' `fields()`; "sgf" is None: the match writes
     the files).
 
     `hard_timeout` (default per_move * 5 + 5 s) is how long an engine may think before it
     loses the game.  External engines are started if they are not running; the caller
-    closes them (`await side.close()`; run_arena does).  `on_move(state, name)` is told each
+    closes them (`await side.close()`; play_sides does).  `on_move(state, name)` is told each
     move played and the state it leads to (`bots play hex` draws the board with it).  A
     person (bots.human) has no time per move (no time-outs are counted for one), but with a
     game clock the person's clock runs, is shown, and a fallen flag loses as for anyone.
@@ -328,37 +328,6 @@ def write_sgf(rules: Rules, record: dict, black: AnySide, white: AnySide, direct
     return game_records.write(directory, name, sgf_text(rules, record, black, white))
 
 
-async def run_arena(rules: Rules, a: AnySide, b: AnySide, games: int, runner: SearchRunner, per_move: float = 2.0,
-                    sgf_dir: str | Path | None = None, on_record: Callable[[dict], None] | None = None,
-                    log: Any = None, game_time: float | None = None) -> list[dict]:
-    """Play `games` games, A Black in even games; returns the records (with "game_number").
-
-    External engines are started first (EngineError if one cannot be run at all) and always
-    closed at the end, on errors and cancellation too."""
-    if a.label == b.label:
-        raise ValueError(f"the two sides need different labels, both are {a.label!r}")
-    log = log if log is not None else structlog.get_logger("bots.arena")
-    directory = game_records.directory(sgf_dir) if sgf_dir is not None else None
-    records: list[dict] = []
-    external = [s for s in (a, b) if isinstance(s, EngineSide)]
-    try:
-        for side in external:
-            await side.engine(log)
-        for index in range(games):
-            black, white = (a, b) if index % 2 == 0 else (b, a)
-            record = await play_game(rules, black, white, runner, per_move=per_move, log=log, game_time=game_time)
-            record["game_number"] = index
-            if directory is not None:
-                record["sgf"] = str(write_sgf(rules, record, black, white, directory, index))
-            records.append(record)
-            if on_record is not None:
-                on_record(record)
-    finally:
-        for side in external:
-            await side.close()
-    return records
-
-
 # -- command-line sides ----------------------------------------------------------------------------------
 
 def _our_side(game: str, prefix: str, text: str, label: str) -> OurSide:
@@ -400,25 +369,28 @@ def parse_side(game: str, prefix: str, text: str, label: str) -> AnySide:
     return _our_side(game, prefix, text, label)
 
 
-def checked_side(game: str, prefix: str, text: str) -> None:
+def checked_side(game: str, prefix: str, text: str, label: str = "") -> None:
     """A participant of `bots tournament` (one of our players or `<prefix>:<command>`), checked
     before any game: UsageFailure with parse_side's reason."""
     from .cmdline import UsageFailure
 
     try:
-        parse_side(game, prefix, text, repr(text))
+        parse_side(game, prefix, text, label or repr(text))
     except ValueError as exc:
         raise UsageFailure(str(exc)) from None
 
 
 async def play_sides(rules: Rules, black: str, white: str, runner: SearchRunner, per_move: float,
-                     game_time: float | None = None) -> dict:
-    """One game between two command-line sides (parse_side), Black labelled "A" and White "B"
-    (a tournament's game): external engines are started for it and closed after it.  The
-    record carries its SGF text (`sgf_text`), which the tournament keeps beside it."""
-    sides = (parse_side(rules.game, rules.prefix, black, "A"), parse_side(rules.game, rules.prefix, white, "B"))
+                     game_time: float | None = None, watch: Watch = Watch()) -> dict:
+    """One game between two command-line sides (parse_side), Black labelled `watch.labels[0]`
+    and White `watch.labels[1]`: external engines are started for it and closed after it (also
+    on errors and cancellation).  The record carries its SGF text (`sgf_text`), which a
+    match keeps beside it."""
+    sides = (parse_side(rules.game, rules.prefix, black, watch.labels[0]),
+             parse_side(rules.game, rules.prefix, white, watch.labels[1]))
+    on_move = None if watch.on_state is None else lambda state, name: watch.on_state(state)
     try:
-        record = await play_game(rules, *sides, runner, per_move=per_move, game_time=game_time)
+        record = await play_game(rules, *sides, runner, per_move=per_move, game_time=game_time, on_move=on_move)
         return {**record, "sgf_text": sgf_text(rules, record, *sides)}
     finally:
         for side in sides:
@@ -426,51 +398,8 @@ async def play_sides(rules: Rules, black: str, white: str, runner: SearchRunner,
                 await side.close()
 
 
-# -- the `bots arena GAME` command of a game with engine sides ---------------------------------------
-
-def workers_for(workers: int | None, game: str, *sides: AnySide) -> int:
-    """The search processes to start: none when no side of ours searches (persons and
-    external engines only), else `workers` if given, else two per searching side of ours
-    (root parallel searches), at most the cores."""
-    ours = sum(isinstance(side, OurSide) and not is_person(game, side.player) for side in sides)
-    return 0 if not ours else workers or min(os.cpu_count() or 1, 2 * ours)
-
-
-def command(rules: Rules, a: AnySide, b: AnySide, games: int, per_move: float, game_time: float | None,
-            workers: int | None, sgf_dir: str | None, json_path: str | None, setup: str) -> int:
-    """Run the match, printing a line per game (clocks left with a game clock) and the report;
-    `setup` names the board in the header (e.g. "9x9, komi 7.5").  Bad input (an SGF directory
-    that cannot be made, an engine that cannot be run) is a UsageFailure."""
-    from .cmdline import UsageFailure, output_file, record_directory
-    from .loop import run
-    from .matches import report
-
-    record_directory(sgf_dir)
-    out = output_file(json_path)
-    started = time.monotonic()
-
-    def note(record: dict) -> None:
-        if out:
-            out.write(json.dumps(record) + "\n")
-            out.flush()
-        clock = (" clock left black {black:.1f} s white {white:.1f} s".format(**record["clock_left"])
-                 if "clock_left" in record else "")
-        print(f"game {record['game_number'] + 1}/{games}: black {record['players']['black']}"
-              f" white {record['players']['white']} {record['result']} ({record['end']},"
-              f" {len(record['moves'])} moves){clock} {time.monotonic() - started:.0f} s", flush=True)
-
-    async def main() -> list[dict]:
-        async with SearchRunner(workers_for(workers, rules.game, a, b), games=[rules.game]) as runner:
-            return await run_arena(rules, a, b, games, runner, per_move, sgf_dir, note, game_time=game_time)
-
-    clock = f"{game_time:g} s per side" if game_time else f"{per_move:g} s per move"
-    print(f"A = {describe(a)}\nB = {describe(b)}\n{games} games, {setup}, {clock}", flush=True)
-    try:
-        records = run(main())
-    except EngineError as exc:
-        raise UsageFailure(f"cannot run the engine: {exc}") from None
-    finally:
-        if out:
-            out.close()
-    print(report(match_side(a), match_side(b), records, [rules.fields()["map"]]))
-    return 0
+def searches(game: str, prefix: str, text: str) -> bool:
+    """Whether a participant is one of our players that searches (not an external engine, not
+    a person at the terminal)."""
+    side = parse_side(game, prefix, text, "A")
+    return isinstance(side, OurSide) and not is_person(game, side.player)

@@ -1,4 +1,5 @@
-"""One bot keeps playing: its game's session, again and again, with retries and backoff.
+"""One bot keeps playing: its game's session, again and again, with retries and backoff; and
+`bots play GAME`, which is exactly that with one bot (the daemon's path, bots.daemon).
 
 Each game's session module (bots.registry: Game.session) has `play(bot, runner, log=...) ->
 [summary per game]`; bots.session.fatal says which errors retrying cannot help.  A session may play one
@@ -10,8 +11,10 @@ drop (`summaries`); they count.
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import dataclasses
+import json
 from dataclasses import dataclass
 from typing import Any, Callable
 
@@ -19,6 +22,11 @@ import structlog
 
 from . import registry
 from .backoff import Backoff
+from .cmdline import (UsageFailure, add_player, add_record, add_workers, checked_player, players_text, search_workers,
+                      shower, whole)
+from .fields import SettingsError
+from .human import is_person
+from .players import PlayerError
 from .runner import SearchRunner
 from .session import fatal
 
@@ -36,24 +44,27 @@ class BotSettings:
 
 
 async def keep_playing(entry: BotSettings, runner: SearchRunner, backoff: Backoff | None = None,
-                       pause: float = 1.0, on_game: Callable[[dict], None] | None = None) -> int:
+                       pause: float = 1.0, on_game: Callable[[dict], None] | None = None,
+                       retries: int | None = None, on_state: Callable[[Any], None] | None = None) -> int:
     """Play games with one bot until it has played `entry.games` (forever if 0); `on_game`
-    gets each finished game's summary.  Returns the games played."""
+    gets each finished game's summary, `on_state` each position the session sees.  After
+    `retries` failures in a row (None: never) the bot gives up.  Returns the games played."""
     game, bot, games = entry.game, entry.bot, entry.games
     session = registry.get(game).module("session")
     counts_games = "games" in {f.name for f in dataclasses.fields(bot)}
     blog = log.bind(bot=bot.name, game=game, server=bot.address)
     backoff = backoff or Backoff()
-    played = 0
+    played = failures = 0
     while True:
         try:
             if counts_games and games:
                 bot = dataclasses.replace(bot, games=games - played)  # only the games still owed
-            summaries = await session.play(bot, runner, log=blog)
+            summaries = await session.play(bot, runner, on_state=on_state, log=blog)
             for summary in summaries if on_game else ():
                 on_game(summary)
             played += len(summaries)
             backoff.reset()
+            failures = 0
             if games and played >= games:
                 blog.info("bot finished its games", games=played)
                 return played
@@ -62,21 +73,87 @@ async def keep_playing(entry: BotSettings, runner: SearchRunner, backoff: Backof
             if fatal(exc):
                 blog.error("server sent garbage or refused us; this bot stops", error=str(exc))
                 return played
+            failures += 1
             if not isinstance(exc, (OSError, ConnectionError)):  # a bug: it must not take the other bots down
+                if retries is not None and failures > retries:
+                    blog.exception("session failed; this bot stops", error=str(exc), retries=retries)
+                    return played
                 delay = backoff.next()
                 blog.exception("session failed; retrying", error=str(exc), retry_in=round(delay, 2))
                 await asyncio.sleep(delay)
                 continue
             done = getattr(exc, "summaries", ())  # games completed before the drop (SessionClosed)
-            for summary in done if on_game else ():
+            interrupted = getattr(exc, "interrupted", None)  # the game the drop itself ended
+            for summary in [*done, *filter(None, [interrupted])] if on_game else ():
                 on_game(summary)
             played += len(done)
             if done:
                 backoff.reset()
+                failures = 0
                 if games and played >= games:
                     blog.info("bot finished its games", games=played)
                     return played
+            if retries is not None and failures > retries:
+                blog.error("cannot play on the server", error=str(exc) or type(exc).__name__, retries=retries)
+                return played
             delay = backoff.next()
             blog.warning("server unreachable or dropped; retrying", error=str(exc) or type(exc).__name__,
                          retry_in=round(delay, 2))
         await asyncio.sleep(delay)
+
+
+# -- bots play GAME -----------------------------------------------------------------------------------
+
+
+def add_parser(sub: argparse._SubParsersAction, game: registry.Game) -> None:
+    """`bots play <game>`: the shared options and the game's own (its match hooks'
+    add_play_arguments)."""
+    hooks = game.module("match")
+    default = game.default_player
+    text = f"{game.summary}: one bot on a server"
+    p = sub.add_parser(game.name, help=text, formatter_class=argparse.RawDescriptionHelpFormatter,
+                       description=f"{text}, as the daemon plays it: a server that is down or drops is retried with "
+                                   "backoff (--retries), each finished game is printed as a JSON line, and the "
+                                   "exit status is 0 once --games are played, 1 if the bot gave up.",
+                       epilog=hooks.PLAY_EXAMPLES)
+    p.add_argument("--name", default="bots", help="our name on the server (bots)")
+    add_player(p, game.name, default, help=f"NAME or NAME:key=value,... ({players_text(game.name)}; default "
+                                           f"{default or 'the best for the board size'})")
+    p.add_argument("--games", type=whole, default=1, help="games to play, 0 = forever (1)")
+    p.add_argument("--retries", type=whole, default=3,
+                   help="failures in a row (unreachable, dropped) before giving up, each after a longer pause (3)")
+    add_workers(p)
+    p.add_argument("--show", action="store_true", help="draw the board before each of our moves")
+    add_record(p, "every game as we saw it (our moves timed by us, from the server's message to our answer)")
+    hooks.add_play_arguments(p)
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from .loop import run as run_loop
+
+    game = registry.get(args.game)
+    session = game.module("session")
+    table = {"name": args.name, "game": args.game, "games": args.games, **game.module("match").play_table(args)}
+    if args.player is not None:
+        name, params = checked_player(args.game, args.player, args.param)
+        table.update(player=name, params=dict(params))
+    elif args.param:
+        raise UsageFailure("--param needs --player (the default player depends on the board size)")
+    if args.record is not None:
+        table["record"] = args.record
+    try:
+        bot = session.bot_from_table(table, f"bots play {args.game}")
+    except (SettingsError, PlayerError, ValueError) as exc:
+        raise UsageFailure(str(exc)) from None
+    show = shower(game.module("render").render) if args.show else None
+
+    async def main() -> int:
+        workers = search_workers(args.workers, [not is_person(args.game, bot.player)])
+        async with SearchRunner(workers, games=[args.game], background=True) as runner:
+            played = await keep_playing(BotSettings(args.game, bot, args.games), runner, retries=args.retries,
+                                        on_game=lambda summary: print(json.dumps(summary), flush=True),
+                                        on_state=show)
+        return 0 if args.games and played >= args.games else 1
+
+    return run_loop(main())

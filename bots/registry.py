@@ -26,8 +26,10 @@ class Game:
     name: str
     players: str  # its PLAYERS table {name: class}, and optionally warm(), run in every worker
     default_player: str | None  # None: the game's session picks one (gnd: by board size)
-    commands: str  # commands(game) -> {(command, target): add(subparsers)}, see bots.cli
+    commands: str  # commands(game) -> {(command, target): add(subparsers)}: what only this game has
+    # (`serve` its server, `gtp`/`htp` its engine, Twilight's `demo` and `maps`), see bots.cli
     session: str | None  # play(bot, runner, log=...) -> [summary]; bot_from_table(table, where);
+    # add_arguments(parser) and table(args) for `bots play` (bots.playing.add_parser);
     # None for a game with no server to join (Hex: the controller runs our engine, `bots htp hex`)
     render: str  # render(state, colour=False) -> str: the board drawn as text
     start: Callable[[str], Any]  # the State a game starts from, given a setup (a map, a size)
@@ -36,9 +38,9 @@ class Game:
     notation: Callable[[Any, Any], Any]  # (state, move) -> the move as a log line shows it
     practice: str | None  # practice(game, name, move_time, seed): a local server and our bot on it
     # (bots soak); None when `session` is None
+    match: str  # its match hooks, for `bots arena` and `bots tournament` (bots.matches.MatchHooks)
+    bench: str  # its bench: add_arguments(parser, game) and table(args) -> str (`bots bench`)
     summary: str = ""  # one line for `bots --help`
-    tournament: str | None = None  # its hooks for `bots tournament` (bots.tournament.play): options,
-    # setups, the check of a participant, play_one(...); None: the game has no tournament command
     record: str | None = None  # its records (bots.replay): initial(record) -> State, apply(state, turn)
     # -> State, move_text(turn) -> str, draw(state, matplotlib axes); and for a game recorded as
     # SGF, SGF_GM (the GM value) and from_sgf(text) -> the record as a dict (bots.records' keys)

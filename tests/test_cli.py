@@ -69,7 +69,7 @@ def test_arena_help_lists_its_options():
     result = bots("arena", "twilight", "--help")
     assert result.returncode == 0, result.stderr
     for option in ("--a", "--b", "--maps", "--games", "--move-time", "--overhead", "--max-plies", "--parallel",
-                   "--seed", "--workers", "--json", "--verbose", "--show"):
+                   "--seed", "--workers", "--json", "--show"):
         assert re.search(rf"(^|\s){re.escape(option)}[\s,]", result.stdout), option
     assert ("alphabeta, expecti, greedy, human (you, at this terminal), planner, random"
             in " ".join(result.stdout.split()))
@@ -222,9 +222,9 @@ def test_parse_the_docker_form():
     assert args.log_format == "json"
     assert args.player == ("greedy", ())
     assert (args.move_time, args.overhead) == (0.5, 0.2)
-    from bots.twilight import commands
+    from bots import playing
 
-    assert args.func is commands.play
+    assert args.func is playing.run
 
 
 def test_parse_the_course_convention():

@@ -136,7 +136,7 @@ def test_dodo_a_person_plays_a_whole_game_in_the_arena():
         assert seat.finish() == 0, seat.errors()
     finally:
         seat.stop()
-    assert "dodo 3: clock 300 s per player and game" in shown
+    assert "1 games: 1 per board on 3; game dodo, clock 300.0" in shown
     assert re.search(r"A as red: won [01] of 1", shown), shown[-2000:]
 
 

@@ -9,15 +9,28 @@ for mcts, and raw random playouts per second from the same position.
 
 from __future__ import annotations
 
+import argparse
 import random
 import time
 
 from search.budget import Budget
 
+from ..cmdline import count, players_text, positive
 from ..players import make_player
 from .games import rules as rules_of
 
 PLIES = {"gopher": (2, 12), "dodo": (2, 20)}
+
+
+def add_arguments(p: argparse.ArgumentParser, game: str) -> None:
+    p.add_argument("--sizes", nargs="+", type=count, default=[4, 6], help="board sizes (4 6)")
+    p.add_argument("--players", nargs="+", default=["alphabeta", "mcts"],
+                   help=f"players to measure ({players_text(game, persons=False)}; default alphabeta mcts)")
+    p.add_argument("--time", type=positive, default=1.0, help="seconds per position (1)")
+
+
+def run(args: argparse.Namespace) -> str:
+    return bench(args.game, args.sizes, args.players, args.time)
 
 
 def positions(game: str, size: int) -> list[tuple[str, object]]:

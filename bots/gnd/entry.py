@@ -39,7 +39,8 @@ def entry(name: str, start: str, summary: str) -> Game:
         fallback=fallback,
         notation=notation,
         practice="bots.gnd.practice",
-        tournament="bots.gnd.tournament",
+        match="bots.gnd.match",
+        bench="bots.gnd.bench",
         record="bots.gnd.record",
         summary=summary,
     )

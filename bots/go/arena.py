@@ -12,8 +12,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from protocol.gtp import format_vertex, parse_vertex
 
@@ -104,13 +103,3 @@ async def play_game(black: AnySide, white: AnySide, runner: SearchRunner, size: 
                     hard_timeout: float | None = None) -> dict:
     """One Go game (bots.engine_arena.play_game); at most 3 * size^2 moves by default."""
     return await arena.play_game(GoRules(size, komi), black, white, runner, per_move, max_moves, log, hard_timeout)
-
-
-async def run_arena(a: AnySide, b: AnySide, games: int, runner: SearchRunner, size: int = 9,
-                    komi: float = 7.5, per_move: float = 2.0, sgf_dir: str | Path | None = None,
-                    on_record: Callable[[dict], None] | None = None, log: Any = None,
-                    game_time: float | None = None) -> list[dict]:
-    """`games` Go games, A Black in even games (bots.engine_arena.run_arena); `game_time`:
-    sudden death with that many seconds per side instead of `per_move`."""
-    return await arena.run_arena(GoRules(size, komi), a, b, games, runner, per_move, sgf_dir, on_record, log,
-                                 game_time)

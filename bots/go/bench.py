@@ -10,22 +10,30 @@ checkout.)
 
 from __future__ import annotations
 
+import argparse
 import time
 
 from search.budget import Budget
 
-from . import kernel as K
-from .alphabeta import AlphaBeta
+from ..cmdline import positive
 from .board import empty, from_moves
-from .mcts import MCTS
-from .players import warm
 
 MIDDLE = ["E5", "E4", "D4", "D5", "C5", "F4", "D6", "F5", "E6", "F6", "C4", "D3", "C3", "F7", "G3", "E7"]
 PLAYOUTS = "playouts/s"
 
 
+def add_arguments(p: argparse.ArgumentParser, game: str) -> None:
+    p.add_argument("--time", type=positive, default=2.0, help="seconds per row (2)")
+
+
+def run(args: argparse.Namespace) -> str:
+    return bench(args.time)
+
+
 def kernel_playouts(seconds: float, heavy: bool) -> float:
     """Kernel playouts per second from the empty 9x9 board, for about `seconds`."""
+    from . import kernel as K
+
     B, S = K.to_kernel(empty(9))
     K.seed(1)
     start, n = time.perf_counter(), 0
@@ -47,6 +55,10 @@ def table(seconds: float, rows: list[tuple[str, str, float, str]], base: float, 
 
 
 def bench(seconds: float = 2.0) -> str:
+    from .alphabeta import AlphaBeta
+    from .mcts import MCTS
+    from .players import warm
+
     warm()
     rows = []
     base = kernel_playouts(seconds, False)

@@ -23,7 +23,7 @@ import asyncio
 import re
 import time
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Callable
 
 import structlog
 
@@ -208,8 +208,8 @@ class _Session(Client):
     label = "go"
 
     def __init__(self, bot: CgosBot, runner: SearchRunner, reader: asyncio.StreamReader,
-                 writer: asyncio.StreamWriter, log: Any) -> None:
-        super().__init__(bot, runner, log)
+                 writer: asyncio.StreamWriter, log: Any, on_state: Callable[[State], None] | None = None) -> None:
+        super().__init__(bot, runner, log, on_state)
         self.reader, self.writer = reader, writer
         self.decoder = cgos.Decoder()
         self.arrived = time.monotonic()
@@ -320,6 +320,8 @@ class _Session(Client):
             game.log.error("our position is out of step with the server; following the server",
                            to_move=_LETTERS[state.to_move], passes=state.passes)
             state = state._replace(to_move=colour, ko=PASS, passes=0)
+        if self.on_state is not None:
+            self.on_state(state)
         if game.before is None:
             game.overhead.value = self.bot.overhead
         else:  # what our last move cost on the server's clock besides thinking
@@ -405,13 +407,15 @@ class _Session(Client):
                                                              game.gid, "sgf"), text)
 
 
-async def play(bot: CgosBot, runner: SearchRunner, log: Any = None) -> list[dict]:
+async def play(bot: CgosBot, runner: SearchRunner, on_state: Callable[[State], None] | None = None,
+               log: Any = None) -> list[dict]:
     """Connect, log in and play until `bot.games` games are done (then `quit`); a summary per game.
 
     Each summary: gid, colour ("b"/"w"), opponent, result (the server's string, e.g.
     "W+6.0", "B+Resign", "Draw"; None if unknown), winner (a name or None), moves, and from
     our side: outcome (won/lost/draw/unknown), reason (score, resign, time, illegal move,
     abort, unknown) and the winning margin score (a scored game only) with score_from.
+    `on_state` sees each position we move in.
     Raises Refused when the server refuses us, SessionClosed (a ConnectionError) when the
     connection ends, a ProtocolError after bots.session.GARBAGE_LIMIT malformed lines in a row, and
     OSError (TimeoutError included) when the server cannot be reached.  With games=0 it returns only by raising.
@@ -423,7 +427,7 @@ async def play(bot: CgosBot, runner: SearchRunner, log: Any = None) -> list[dict
         reader, writer = await asyncio.wait_for(asyncio.open_connection(bot.host, bot.port), CONNECT_TIMEOUT)
         log.info("connected", player=bot.player)
         try:
-            return await _Session(bot, runner, reader, writer, log).play()
+            return await _Session(bot, runner, reader, writer, log, on_state).play()
         finally:
             writer.close()
             try:

@@ -10,16 +10,14 @@ against plain Python on the same board.
 
 from __future__ import annotations
 
+import argparse
 import random
 import time
 
 from search.budget import Budget
 
-from . import kernel as K
+from ..cmdline import positive
 from .board import BLACK, WHITE, connected, empty, from_moves
-from .mcts import MCTS
-from .players import warm
-from .resistance import Resistance
 
 PLAYOUTS = "playouts/s"
 MIDDLE = ["f6", "e7", "g4", "d5", "h3", "c8", "e4", "f5", "g5", "d8", "c6", "i2"]  # 11x11
@@ -41,7 +39,20 @@ def python_playouts(size: int, seconds: float) -> float:
     return n / (time.perf_counter() - start)
 
 
+def add_arguments(p: argparse.ArgumentParser, game: str) -> None:
+    p.add_argument("--time", type=positive, default=2.0, help="seconds per row (2)")
+
+
+def run(args: argparse.Namespace) -> str:
+    return bench(args.time)
+
+
 def bench(seconds: float = 2.0) -> str:
+    from . import kernel as K
+    from .mcts import MCTS
+    from .players import warm
+    from .resistance import Resistance
+
     warm()
     K.seed(1)
     lines = [f"Hex speed on one core, {seconds:g} s per row",

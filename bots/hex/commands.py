@@ -1,9 +1,9 @@
-"""The `bots` subcommands for Hex (bots.cli builds the command line from the registry).
+"""The `bots` subcommands only Hex has (bots.cli builds the command line from the registry;
+`arena`, `bench` and `tournament` come from the game's hooks).  Hex has no server to join, so
+its `play` is a game in the terminal.
 
     bots play hex [--a human] [--b mcts] [--size 11] [--swap]    a game in the terminal
-    bots arena hex --a mcts --b "htp:mohex --use-logfile=0" [--games 10] [--record DIR]
     bots htp hex [--player mcts]                                 an HTP engine on stdin/stdout
-    bots bench hex                                               playouts and iterations per second
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ import os
 import sys
 
 from ..cmdline import (UsageFailure, add_player, add_record, add_workers, checked_player, count, not_a_person,
-                       players_text, positive, record_directory)
+                       players_text, positive, record_directory, search_workers)
 from ..human import is_person
 from ..loop import run as _run
 from ..runner import SearchRunner
@@ -23,8 +23,7 @@ HUMAN = "human"
 
 
 def commands(game: str) -> dict:
-    return {("play", game): add_play, ("arena", game): add_arena, ("bench", game): add_bench,
-            ("htp", game): add_htp}
+    return {("play", game): add_play, ("htp", game): add_htp}
 
 
 def _board_options(p: argparse.ArgumentParser) -> None:
@@ -52,33 +51,11 @@ def add_play(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(func=play)
 
 
-def add_arena(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("hex", help="a Hex match between two players (ours or external HTP engines)")
-    p.add_argument("--a", required=True, metavar="PLAYER",
-                   help=f"NAME[:k=v,...] ({players_text('hex')}) or htp:COMMAND, an external HTP engine")
-    p.add_argument("--b", required=True, metavar="PLAYER", help="the other side, as --a")
-    p.add_argument("--games", type=count, default=10, help="games, colours alternating (10)")
-    p.add_argument("--move-time", type=positive, default=1.0, help="seconds per move (1)")
-    p.add_argument("--game-time", type=positive, default=None, metavar="SECONDS",
-                   help="a clock per side for the whole game (sudden death) instead of --move-time")
-    _board_options(p)
-    add_record(p, "every game (moves, each move's think time as a comment, the result)", "SGF", "--sgf")
-    add_workers(p)
-    p.add_argument("--json", default=None, help="write every game's record to this file (JSON lines)")
-    p.set_defaults(func=arena)
-
-
 def add_htp(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("hex", help="a Hex engine speaking HTP on stdin/stdout (HexGui, MoHex tournament scripts)")
-    add_player(p, "hex", GAME.default_player)
+    add_player(p, "hex", GAME.default_player, persons=False)
     add_workers(p)
     p.set_defaults(func=htp)
-
-
-def add_bench(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("hex", help="Hex speed: fill playouts and search iterations per second")
-    p.add_argument("--time", type=positive, default=2.0, help="seconds per measurement (2)")
-    p.set_defaults(func=bench)
 
 
 def _rules(args: argparse.Namespace):
@@ -122,7 +99,8 @@ def play(args: argparse.Namespace) -> int:
             print(render(state, colour=colour), flush=True)
 
     async def main() -> dict:
-        async with SearchRunner(engine_arena.workers_for(args.workers, "hex", black, white), games=["hex"]) as runner:
+        workers = search_workers(args.workers, [engine_arena.searches("hex", "htp", t) for t in (args.a, args.b)])
+        async with SearchRunner(workers, games=["hex"]) as runner:
             try:
                 record = await engine_arena.play_game(rules, black, white, runner, per_move=args.move_time,
                                                       on_move=shown)
@@ -150,15 +128,6 @@ def play(args: argparse.Namespace) -> int:
     return 0
 
 
-def arena(args: argparse.Namespace) -> int:
-    from .. import engine_arena
-
-    rules = _rules(args)
-    a, b = _side(args.a, "A"), _side(args.b, "B")
-    return engine_arena.command(rules, a, b, args.games, args.move_time, args.game_time, args.workers, args.record,
-                                args.json, rules.fields()["map"])
-
-
 def htp(args: argparse.Namespace) -> int:
     from .htp import main
 
@@ -167,8 +136,3 @@ def htp(args: argparse.Namespace) -> int:
     return main(name, params, workers=args.workers or os.cpu_count() or 1)
 
 
-def bench(args: argparse.Namespace) -> int:
-    from .bench import bench as run_bench
-
-    print(run_bench(args.time))
-    return 0

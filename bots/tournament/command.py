@@ -1,12 +1,10 @@
-"""`bots tournament GAME`: the command line of a tournament, for every game whose registry
-entry names a `tournament` module (bots.cli adds one parser per such game).
+"""`bots tournament GAME`: the command line of a tournament, for every game (bots.cli adds one
+parser per game).
 
-The game's module adds its own options (maps or sizes, the clock) and gives `settings(args)`
-(a JSON-ready dict, the same for every game of the tournament), `setups(args)`,
-`check(game, text)` for a participant, `SETUP` (the word for a setup in the report),
-`ENGINES` (how an external engine is named, or ""), `EXAMPLE` (a command line for --help)
-and `play_one` (bots.tournament.play).  This module does the rest: participants, schedule,
-ledger, the games (here or on a Ray cluster), the ratings, the report.
+The game's match hooks (bots.matches.MatchHooks) add its own options (maps or sizes, the
+clock) and give the settings, the setups, the check of a participant and `play_one`.  This
+module does the rest: participants, schedule, ledger, the games (here or on a Ray cluster),
+the ratings, the report.
 """
 
 from __future__ import annotations
@@ -23,7 +21,7 @@ from ..human import is_person
 
 def add_parser(sub: argparse._SubParsersAction, game: Any) -> None:
     """`bots tournament <game>` with the shared options and the game's own."""
-    hooks = game.module("tournament")
+    hooks = game.module("match")
     engines = f", or {hooks.ENGINES}" if hooks.ENGINES else ""
     text = f"a {game.name} round robin or gauntlet of many participants, with ratings and a report"
     p = sub.add_parser(game.name, help=text, description=text, formatter_class=argparse.RawDescriptionHelpFormatter,
@@ -53,7 +51,7 @@ def add_parser(sub: argparse._SubParsersAction, game: Any) -> None:
     p.add_argument("--cluster", metavar="ADDRESS", default=None,
                    help="run the games as Ray tasks on the Ray cluster whose head is ADDRESS (HOST:6379); "
                         "needs pip install 'tournament-bots[cluster]'")
-    hooks.add_arguments(p)
+    hooks.add_arguments(p, game.name)
     p.set_defaults(func=run)
 
 
@@ -103,7 +101,7 @@ def run(args: argparse.Namespace) -> int:
     from .schedule import schedule
 
     started = time.monotonic()
-    hooks = registry.get(args.game).module("tournament")
+    hooks = registry.get(args.game).module("match")
     quiet_games(args)
     if args.cluster:
         try:

@@ -1,10 +1,11 @@
-"""One game of a tournament through the game's own arena, and the local way to play many.
+"""One game of a match through the game's match hooks, and the local way to play many.
 
-A game takes part through the module its registry entry names in `tournament`; that module
-has `play_one(first, second, setup, settings, seed, runner) -> record`: one game with
-`first` in the first seat, labelled "A" in the record and `second` labelled "B" (the arenas'
-record form, bots.matches).  The same `play_game` runs here (local) and in a Ray task
-(bots.tournament.cluster), so both give the same entries.
+A game takes part through the module its registry entry names in `match` (bots.matches.
+MatchHooks); its `play_one(first, second, setup, settings, seed, runner, watch)` plays one
+game with `first` in the first seat, labelled "A" in the record and `second` labelled "B"
+unless `watch` says otherwise (the record form of bots.matches).  The same `play_game` runs
+here (local: `bots tournament`, `bots arena`) and in a Ray task (bots.tournament.cluster), so
+they all give the same entries.
 """
 
 from __future__ import annotations
@@ -17,15 +18,17 @@ from typing import Any, Callable, Iterable
 import structlog
 
 from .. import registry
+from ..matches import MatchHooks, Watch
 from ..runner import SearchRunner
 from .schedule import Job
 
 log = structlog.get_logger("bots.tournament")
 
 
-def hooks(game: str) -> Any:
-    """The game's tournament module."""
-    return registry.get(game).module("tournament")
+def hooks(game: str) -> MatchHooks:
+    """The game's match hooks."""
+    hooks: Any = registry.get(game).module("match")
+    return hooks
 
 
 def new_entry(job: Job) -> dict[str, Any]:
@@ -34,14 +37,15 @@ def new_entry(job: Job) -> dict[str, Any]:
             "index": job.index, "host": socket.gethostname()}
 
 
-async def play_game(game: str, job: Job, settings: dict, seed: int, runner: SearchRunner) -> dict:
+async def play_game(game: str, job: Job, settings: dict, seed: int, runner: SearchRunner,
+                    watch: Watch = Watch()) -> dict:
     """Play `job`; its ledger entry, with the record, the wall time ("seconds") and the host.
     An exception of ours is caught and the entry says "crashed" (a player's fault, an illegal
     move or a dead engine, is in the record instead: the arena decides the game)."""
     started = time.monotonic()
     entry = new_entry(job)
     try:
-        record = await hooks(game).play_one(job.first, job.second, job.setup, settings, seed, runner)
+        record = await hooks(game).play_one(job.first, job.second, job.setup, settings, seed, runner, watch)
         entry.update(status="done", error=None, record=record)
     except Exception as exc:  # our bug or a broken setup: recorded, the tournament goes on
         log.exception("game crashed", first=job.first, second=job.second, setup=job.setup, index=job.index)
@@ -52,9 +56,11 @@ async def play_game(game: str, job: Job, settings: dict, seed: int, runner: Sear
 
 async def run_local(game: str, jobs: Iterable[Job], settings: dict, base_seed: int, parallel: int,
                     workers: int | None, on_entry: Callable[[dict], None],
-                    on_ready: Callable[[], None] = lambda: None) -> None:
+                    on_ready: Callable[[], None] = lambda: None,
+                    watch: Callable[[Job], Watch] = lambda job: Watch()) -> None:
     """Play `jobs` here, `parallel` at once, all sharing one pool of search workers; each
-    entry goes to `on_entry` as its game ends (in the event loop: no locking needed)."""
+    entry goes to `on_entry` as its game ends (in the event loop: no locking needed).
+    `watch(job)`: the labels and the on-looker of a job's game."""
     queue = list(jobs)
     queue.reverse()
     async with SearchRunner(workers, games=[game], bots=parallel) as runner:
@@ -63,6 +69,6 @@ async def run_local(game: str, jobs: Iterable[Job], settings: dict, base_seed: i
         async def lane() -> None:
             while queue:
                 job = queue.pop()
-                on_entry(await play_game(game, job, settings, job.seed(base_seed), runner))
+                on_entry(await play_game(game, job, settings, job.seed(base_seed), runner, watch(job)))
 
         await asyncio.gather(*(lane() for _ in range(max(1, min(parallel, len(queue))))))

@@ -8,14 +8,32 @@ clock and the raw speed.
 
 from __future__ import annotations
 
+import argparse
 import random
 import time
 
 from search.budget import Budget
 
+from ..cmdline import UsageFailure, players_text, positive
 from ..players import make_player
-from .maps import load_map, shipped_maps
+from .maps import MapError, load_map, shipped_maps
 from .players import greedy_action
+
+
+def add_arguments(p: argparse.ArgumentParser, game: str) -> None:
+    p.add_argument("--maps", nargs="+", default=None, help="maps (default: the shipped maps)")
+    p.add_argument("--players", nargs="+", default=["alphabeta", "expecti", "planner"],
+                   help=f"players to measure ({players_text(game, persons=False)}; default alphabeta expecti planner)")
+    p.add_argument("--time", type=positive, default=2.0, help="seconds per position (2)")
+    p.add_argument("--scaling", action="store_true",
+                   help="depth and latency on generated 10x10, 20x20, 30x30 maps with 10, 25, 40 camps")
+
+
+def run(args: argparse.Namespace) -> str:
+    try:
+        return scaling(args.players, args.time) if args.scaling else bench(args.maps, args.players, args.time)
+    except MapError as exc:
+        raise UsageFailure(str(exc)) from None
 
 
 def positions(map_name: str) -> list[tuple[str, object]]:

@@ -88,8 +88,8 @@ def test_arena_gopher_prints_the_report():
                   "--size", "3", "--games", "2", "--time", "3", timeout=60)
     assert result.returncode == 0, result.stderr
     out = result.stdout
-    assert "gopher 3: clock 3 s per player and game" in out
-    assert re.search(r"^gopher 3\s+2\s", out, re.MULTILINE), out  # the table row: 2 games
+    assert "2 games: 2 per board on 3; game gopher, clock 3.0" in out
+    assert re.search(r"^3\s+2\s", out, re.MULTILINE), out  # the table row of board 3: 2 games
     assert re.search(r"^TOTAL\s+2\s", out, re.MULTILINE), out
     red = re.search(r"^A as red: won (\d+) of (\d+)$", out, re.MULTILINE)
     blue = re.search(r"^A as blue: won (\d+) of (\d+)$", out, re.MULTILINE)

@@ -20,10 +20,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from bots.go import board
-from bots.go.arena import GtpSide, OurSide, match_side, parse_side, play_game, run_arena
+from bots.go import match
+from bots.go.arena import GtpSide, OurSide, match_side, parse_side, play_game
 from bots.gtp_client import EngineError, GtpProcess
 from bots.go.sgf import game_sgf, parse_moves, sgf_point
-from bots.matches import report, summarise
+from bots.matches import Side, Watch, report, summarise
 from bots.runner import SearchRunner
 from protocol.gtp import parse_vertex
 from tests.helpers import until
@@ -36,6 +37,28 @@ amod = pytest.mark.asyncio(loop_scope="module")
 
 def fake(*mode: str) -> list[str]:
     return [sys.executable, FAKE, *mode]
+
+
+def fake_spec(*mode: str) -> str:
+    """The fake engine as a participant names it on the command line."""
+    return "gtp:" + " ".join([sys.executable, FAKE, *mode])
+
+
+async def run_arena(a: str, b: str, games: int, runner, size: int = 9, per_move: float = 2.0,
+                    game_time: float | None = None, sgf_dir: Path | None = None) -> list[dict]:
+    """`games` games through Go's match hooks as `bots arena go` plays them: A Black in even
+    games, a new engine process per game; each record's SGF written to `sgf_dir` ("sgf")."""
+    records = []
+    for index in range(games):
+        first, second, labels = (a, b, ("A", "B")) if index % 2 == 0 else (b, a, ("B", "A"))
+        record = await match.play_one(first, second, str(size), {"komi": 7.5, "move_time": per_move,
+                                                                  "game_time": game_time}, 1, runner, Watch(labels))
+        if sgf_dir is not None:
+            sgf_dir.mkdir(exist_ok=True)
+            record["sgf"] = str(sgf_dir / f"game{index}.sgf")
+            Path(record["sgf"]).write_text(record["sgf_text"], encoding="utf-8")
+        records.append(record)
+    return records
 
 
 async def thinking(proc: GtpProcess) -> None:
@@ -369,31 +392,26 @@ async def test_our_players_only(go_runner):
 
 @amod
 async def test_arena_against_good_engine(go_runner, tmp_path):
-    seen = []
-    a, b = OurSide("A", "random"), GtpSide("B", fake("good"))
-    records = await run_arena(a, b, 2, go_runner, per_move=0.2, sgf_dir=tmp_path / "sgf", on_record=seen.append)
-    assert seen == records and [r["game_number"] for r in records] == [0, 1]
+    a, b = "random", fake_spec("good")
+    records = await run_arena(a, b, 2, go_runner, per_move=0.2, sgf_dir=tmp_path / "sgf")
     assert records[0]["players"] == {"black": "A", "white": "B"}
     assert records[1]["players"] == {"black": "B", "white": "A"}
-    assert b.starts == 1 and b.process is None  # one process for both games, closed at the end
     for record in records:
         check_record(record)
         assert record["violations"] == [] and record["end"] == "two passes"
         assert record["moves"][-2:] == ["PASS", "PASS"]
         final = replay(record, record["sgf"])
         assert final.is_terminal() and final.score_text() == record["result"]
-        assert "-go-9x9-A=random-vs-B=python" in Path(records[0]["sgf"]).name
-    assert sorted(p.name for p in (tmp_path / "sgf").iterdir()) == sorted(Path(r["sgf"]).name for r in records)
+        assert "PB[A (random)]" in record["sgf_text"] or "PW[A (random)]" in record["sgf_text"]
     summary = summarise(records)
     assert summary["games"] == 2 and summary["A_stats"]["illegal"] == summary["B_stats"]["illegal"] == 0
-    assert "TOTAL" in report(match_side(a), match_side(b), records, ["9x9"])
-    assert engine_children() == []
+    assert "TOTAL" in report(Side("A", a), Side("B", b), [("9", records)], "board")
+    assert engine_children() == []  # each game's engine closed after it
 
 
 @amod
 async def test_a_game_clock_is_kept_for_both_sides(go_runner):
-    a, b = OurSide("A", "random"), GtpSide("B", fake("good"))
-    records = await run_arena(a, b, 2, go_runner, size=5, game_time=30.0)
+    records = await run_arena("random", fake_spec("good"), 2, go_runner, size=5, game_time=30.0)
     for record in records:
         check_record(record)
         assert record["end"] == "two passes" and record["violations"] == []
@@ -403,8 +421,7 @@ async def test_a_game_clock_is_kept_for_both_sides(go_runner):
 
 @amod
 async def test_a_side_whose_game_clock_runs_out_loses_on_time(go_runner):
-    a, b = OurSide("A", "random"), GtpSide("B", fake("slow", "0.5"))
-    [record] = await run_arena(a, b, 1, go_runner, size=5, game_time=1.2)
+    [record] = await run_arena("random", fake_spec("slow", "0.5"), 1, go_runner, size=5, game_time=1.2)
     assert record["result"] == "B+Time"
     assert record["end"] == "time" and record["winner_name"] == "A"
     assert record["violations"][0]["species"] == "white" and "out of time" in record["violations"][0]["reason"]
@@ -420,8 +437,7 @@ async def test_a_side_whose_game_clock_runs_out_loses_on_time(go_runner):
     ("refuse", "Forfeit", "(legal) refused"),
 ])
 async def test_arena_against_bad_engines(go_runner, tmp_path, mode, result, words):
-    a, b = OurSide("A", "random"), GtpSide("B", fake(mode))
-    records = await run_arena(a, b, 2, go_runner, per_move=0.2, sgf_dir=tmp_path)
+    records = await run_arena("random", fake_spec(mode), 2, go_runner, per_move=0.2, sgf_dir=tmp_path)
     for record in records:
         check_record(record)
         engine_seat = "white" if record["players"]["black"] == "A" else "black"
@@ -434,15 +450,13 @@ async def test_arena_against_bad_engines(go_runner, tmp_path, mode, result, word
             assert violation["species"] == engine_seat and words in violation["reason"]
         final = replay(record, record["sgf"])  # every recorded move was legal
         assert not final.is_terminal()
-    assert b.starts == (2 if mode == "crash" else 1)  # restarted after its crash
     assert summarise(records)["B_stats"]["illegal"] == (0 if words is None else 2)
     assert engine_children() == []
 
 
 @amod
 async def test_arena_late_replies_count_but_the_game_goes_on(go_runner):
-    a, b = OurSide("A", "random"), GtpSide("B", fake("slow", "0.8", "2"))
-    [record] = await run_arena(a, b, 1, go_runner, per_move=0.2)
+    [record] = await run_arena("random", fake_spec("slow", "0.8", "2"), 1, go_runner, per_move=0.2)
     assert record["timeouts"] == {"black": 0, "white": 2}
     assert record["violations"] == [] and record["end"] == "two passes"
     assert sorted(record["latencies"]["white"])[-2] > 0.7
@@ -469,36 +483,31 @@ async def test_hard_timeout_loses_and_engine_is_restarted(go_runner):
 
 @amod
 async def test_arena_cancelled_closes_engines(go_runner):
-    b = GtpSide("B", fake("slow", "20"))
-    task = asyncio.ensure_future(run_arena(OurSide("A", "random"), b, 3, go_runner, per_move=0.1))
-    await until(lambda: b.process is not None and "thinking" in b.process.stderr_tail(), timeout=10,
-                what="B's engine thinking in the arena")
-    assert b.process.alive
+    task = asyncio.ensure_future(run_arena("random", fake_spec("slow", "20"), 3, go_runner, per_move=0.1))
+    await until(lambda: engine_children() != [], timeout=10, what="B's engine running in the arena")
+    await asyncio.sleep(0.5)  # thinking on its first genmove
     task.cancel()
     with pytest.raises(asyncio.CancelledError):
         await task
-    assert b.process is None and engine_children() == []
+    assert engine_children() == []
 
 
 @amod
 async def test_arena_engine_that_cannot_start(go_runner):
-    with pytest.raises(EngineError, match="cannot start"):
-        await run_arena(OurSide("A", "random"), GtpSide("B", ["/nonexistent/engine"]), 1, go_runner)
-    with pytest.raises(ValueError, match="different labels"):
-        await run_arena(OurSide("A", "random"), OurSide("A", "random"), 1, go_runner)
+    with pytest.raises(ValueError, match="not found"):
+        await run_arena("random", "gtp:/nonexistent/engine", 1, go_runner)
 
 
 @needs_gnugo
 @amod
 async def test_arena_against_gnugo(go_runner, tmp_path):
-    a = parse_side("random", "A")
-    b = parse_side(f"gtp:{GNUGO} --mode gtp --level 0 --chinese-rules --capture-all-dead --positional-superko", "B")
+    a, b = "random", f"gtp:{GNUGO} --mode gtp --level 0 --chinese-rules --capture-all-dead --positional-superko"
     [record] = await run_arena(a, b, 1, go_runner, per_move=0.2, sgf_dir=tmp_path)
     check_record(record)
     assert record["violations"] == [] and record["end"] in ("two passes", "resignation")
     final = replay(record, record["sgf"])
     if record["end"] == "two passes":
         assert final.score_text() == record["result"]
-    table = report(match_side(a), match_side(b), [record], ["9x9"])
+    table = report(Side("A", a), Side("B", b), [("9", [record])], "board")
     assert "gnugo" in table and "TOTAL" in table
     assert engine_children() == []

@@ -53,8 +53,8 @@ def test_arena_random_against_random_writes_sgf_and_json(tmp_path, capsys):
                                "--workers", "1"], capsys)
     assert code == 0, err[-2000:]
     assert "A = random" in out and "B = random" in out
-    assert "2 games, 9x9, komi 7.5, 0.05 s per move" in out
-    assert "game 1/2: black A white B" in out and "game 2/2: black B white A" in out
+    assert "2 games: 2 per board on 9; komi 7.5, move_time 0.05, game_time None" in out
+    assert "game 1/2 9: black A, white B: " in out and "game 2/2 9: black B, white A: " in out
     total = next(line for line in out.splitlines() if line.startswith("TOTAL"))
     assert total.split()[1] == "2"  # the report's games column
     files = sorted(sgf.glob("*.sgf"))
@@ -77,8 +77,8 @@ def test_arena_against_an_external_gtp_engine(tmp_path, capsys):
                                "--games", "2", "--move-time", "0.05", "--json", str(records), "--workers", "1",
                                "--size", "7"], capsys)
     assert code == 0, err[-2000:]
-    assert f"B = {sys.executable} {FAKE} good" in out
-    assert "2 games, 7x7" in out
+    assert f"B = gtp:{sys.executable} {FAKE} good" in out
+    assert "2 games: 2 per board on 7;" in out
     games = [json.loads(line) for line in records.read_text().splitlines()]
     assert len(games) == 2
     assert [g["players"] for g in games] == [{"black": "A", "white": "B"}, {"black": "B", "white": "A"}]
@@ -112,7 +112,7 @@ def test_arena_engine_that_dies_at_once_loses_by_forfeit(capsys):
         assert "cannot run the engine" in err
     else:  # or during the game setup: B (White in game 1) forfeits, Black (A) wins
         assert code == 0, err[-2000:]
-        assert "game 1/1: black A white B B+Forfeit (forfeit, 0 moves)" in out
+        assert "game 1/1 9: black A, white B: A won (B+Forfeit, forfeit, 0 moves)" in out
 
 
 # -- gtp ----------------------------------------------------------------------------------------

@@ -63,7 +63,7 @@ def test_arena_against_our_htp_engine_in_another_process_with_the_swap_rule(tmp_
                "--move-time", "0.3", "--workers", "1", "--sgf", str(tmp_path / "sgf"), "--json", str(records),
                timeout=300)
     assert run.returncode == 0, run.stderr[-3000:]
-    assert "5x5+swap" in run.stdout and "TOTAL" in run.stdout
+    assert "2 games: 2 per board on 5; swap True" in run.stdout and "TOTAL" in run.stdout
     games = [json.loads(line) for line in records.read_text().splitlines()]
     assert len(games) == 2
     for game in games:
@@ -77,8 +77,7 @@ def test_arena_against_our_htp_engine_in_another_process_with_the_swap_rule(tmp_
 @pytest.mark.parametrize("args, words", [
     (["play", "hex", "--size", "0"], "must be at least 1"),
     (["play", "hex", "--size", "20"], "whole number from 1 to 19"),
-    (["arena", "hex", "--a", "random", "--b", "path", "--size", "5", "--height", "4", "--swap"],
-     "needs a square board"),
+    (["arena", "hex", "--a", "random", "--b", "path", "--size", "5x4", "--swap"], "needs a square board"),
     (["arena", "hex", "--a", "nosuch", "--b", "path"], "nosuch"),
     (["arena", "hex", "--a", "random", "--b", "htp:/nonexistent/mohex"], "not found"),
     (["htp", "hex", "--player", "human"], "an HTP engine reads its commands on stdin"),

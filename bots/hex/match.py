@@ -1,6 +1,7 @@
-"""Hex in `bots tournament hex` (bots.tournament.play): boards (`11`, `9x7`) are the setups; a
-participant is one of our players or `htp:COMMAND`; each game runs through the engine arena
-under our rules (a person at the terminal cannot take part: games run unattended)."""
+"""Hex in `bots arena hex` and `bots tournament hex` (bots.matches.MatchHooks): boards (`11`,
+`9x7`) are the setups; a participant is one of our players or `htp:COMMAND`; each game runs
+through the engine arena under our rules (bots.engine_arena, bots.hex.arena), the first
+participant Black."""
 
 from __future__ import annotations
 
@@ -9,14 +10,16 @@ from typing import Any
 
 from .. import engine_arena
 from ..cmdline import UsageFailure, positive
+from ..matches import Watch
 
 ENGINES = "htp:COMMAND (an external HTP engine)"
 SETUP = "board"  # what a setup is called in the report
+ARENA_EXAMPLE = 'bots arena hex --a mcts --b "htp:mohex --use-logfile=0" --sizes 11 --move-time 1 --games 20'
 EXAMPLE = "bots tournament hex --players mcts resistance path --sizes 7 9 --games 4 --move-time 1 --report out/"
 
 
-def add_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--sizes", nargs="+", default=["11"], metavar="BOARD",
+def add_arguments(p: argparse.ArgumentParser, game: str) -> None:
+    p.add_argument("--sizes", "--size", nargs="+", default=["11"], metavar="BOARD",
                    help="boards, each a setup: 11 (square) or 9x7 (width x height) (11)")
     p.add_argument("--swap", action="store_true", help="the swap (pie) rule in every game")
     p.add_argument("--move-time", type=positive, default=1.0, help="seconds per move (1)")
@@ -52,13 +55,16 @@ def setups(args: argparse.Namespace) -> list[str]:
     return list(args.sizes)
 
 
-def check(game: str, text: str) -> None:
-    if text.strip() == "human":
-        raise UsageFailure("human cannot take part in a tournament: its games run unattended")
-    engine_arena.checked_side(game, "htp", text)
+def check(game: str, text: str, label: str = "") -> None:
+    engine_arena.checked_side(game, "htp", text, label)
 
 
-async def play_one(first: str, second: str, setup: str, settings: dict, seed: int, runner: Any) -> dict:
+def searches(game: str, text: str) -> bool:
+    return engine_arena.searches(game, "htp", text)
+
+
+async def play_one(first: str, second: str, setup: str, settings: dict, seed: int, runner: Any,
+                   watch: Watch = Watch()) -> dict:
     """One game, `first` Black; our players choose their own seeds."""
     return await engine_arena.play_sides(rules(setup, settings["swap"]), first, second, runner,
-                                         settings["move_time"], settings["game_time"])
+                                         settings["move_time"], settings["game_time"], watch)

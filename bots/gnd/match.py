@@ -1,0 +1,102 @@
+"""Gopher and Dodo in `bots arena` and `bots tournament` (bots.matches.MatchHooks): board sizes
+are the setups; each game runs on our gnd server over real HTTP (bots.gnd.arena), the first
+participant playing Red."""
+
+from __future__ import annotations
+
+import argparse
+import os
+from typing import Any
+
+from .. import cmdline
+from ..cmdline import UsageFailure, checked_player, count, nonnegative, player_spec, positive
+from ..human import is_person
+from ..matches import Side, Watch
+from .commands import CLOCK, LAYOUTS
+
+ENGINES = ""  # only our players
+SETUP = "board"  # what a setup is called in the report
+EXAMPLE = "bots tournament gopher --players alphabeta mcts random --sizes 4 6 --games 4 --report out/"
+ARENA_EXAMPLE = "bots arena dodo --a mcts --b alphabeta --sizes 4 --time 36 --games 40"
+
+
+def add_arguments(p: argparse.ArgumentParser, game: str) -> None:
+    p.add_argument("--sizes", "--size", nargs="+", type=count, default=[6],
+                   help="the hexagon's sides, each a setup (6)")
+    p.add_argument("--time", type=positive, default=None,
+                   help=f"each player's clock per game (the tournament's / 10: {CLOCK[game] / 10:g}; give a person "
+                        "more, e.g. 600)")
+    if game == "dodo":
+        p.add_argument("--layout", default="gnd", help=f"the starting layout, {LAYOUTS} (gnd)")
+    p.add_argument("--overhead", type=nonnegative, default=0.1, help="seconds kept back per move (0.1)")
+
+
+def settings(args: argparse.Namespace) -> dict:
+    return {"game": args.game, "clock": args.time or CLOCK[args.game] / 10,
+            "layout": getattr(args, "layout", "gnd"), "overhead": args.overhead}
+
+
+def setups(args: argparse.Namespace) -> list[str]:
+    from .server import ServerConfig
+
+    for size in args.sizes:
+        try:
+            ServerConfig(args.game, size, 1.0, layout=getattr(args, "layout", "gnd"))  # checks size and layout
+        except ValueError as exc:
+            raise UsageFailure(str(exc)) from None
+    return [str(size) for size in args.sizes]
+
+
+def _side(label: str, game: str, text: str) -> Side:
+    try:
+        return Side(label, *checked_player(game, player_spec(text)))
+    except argparse.ArgumentTypeError as exc:
+        raise UsageFailure(str(exc)) from None
+
+
+def check(game: str, text: str, label: str = "") -> None:
+    _side("A", game, text)
+
+
+def searches(game: str, text: str) -> bool:
+    return not is_person(game, text.partition(":")[0].strip())
+
+
+async def play_one(first: str, second: str, setup: str, settings: dict, seed: int, runner: Any,
+                   watch: Watch = Watch()) -> dict:
+    """One game on a hexagon of side `setup`, `first` playing Red."""
+    from .arena import play_game
+
+    game = settings["game"]
+    return await play_game(_side(watch.labels[0], game, first), _side(watch.labels[1], game, second), game,
+                           int(setup), settings["clock"], runner, layout=settings["layout"],
+                           overhead=settings["overhead"], on_state=watch.on_state)
+
+
+# -- bots play gopher|dodo: one bot on a server (bots.playing) --------------------
+
+PASSWORD_ENV = "BOTS_GND_PASSWORD"
+PLAY_EXAMPLES = ("example:\n  bots play gopher --server http://localhost:8080/ --group 12 --name toto --password totovelo"
+                 " --games 4")
+PLAY_EXAMPLES = ("example:\n  bots play gopher --server http://localhost:8080/ --group 12 --name toto --password totovelo"
+                 " --games 4")
+
+
+def add_play_arguments(p: argparse.ArgumentParser) -> None:
+    """`bots play gopher|dodo`'s own options (bots.playing adds the shared ones)."""
+    p.add_argument("--server", default=None, help="the gnd server's URL, e.g. http://localhost:8080/")
+    p.add_argument("--group", type=cmdline.whole, default=0, help="the group number sent to /register (0)")
+    p.add_argument("--password", default=None, help=f"the group's password (or ${PASSWORD_ENV})")
+    p.add_argument("--overhead", type=cmdline.nonnegative, default=0.1, help="seconds kept back per move (0.1)")
+
+
+def play_table(args: argparse.Namespace) -> dict:
+    """The options as a [[bot]] table (the session's bot_from_table); --name is also the Members sent to /register."""
+    if not args.server:
+        raise cmdline.UsageFailure(f"{args.game} is played on a gnd server: give --server URL "
+                                   "(e.g. http://localhost:8080/)")
+    if args.password is None and PASSWORD_ENV not in os.environ:
+        raise cmdline.UsageFailure(f"give --password PW (or set {PASSWORD_ENV})")
+    secret = {"password": args.password} if args.password is not None else {"password_env": PASSWORD_ENV}
+    return {"game": args.game, "server": args.server, "group": args.group, "members": args.name,
+            "overhead": args.overhead, **secret}
