@@ -29,7 +29,7 @@ from ..players import PlayerError
 from ..runner import SearchRunner
 from .display import render
 
-# The official server's clocks (spec section 5: server 1.0.2).
+# The official server's clocks (docs/protocols/gnd.md section 5: server 1.0.2).
 CLOCK = {"gopher": 180.0, "dodo": 360.0}
 PASSWORD_ENV = "BOTS_GND_PASSWORD"
 

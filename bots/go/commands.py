@@ -24,7 +24,7 @@ from ..runner import SearchRunner
 from .game import GAME
 
 PASSWORD_ENV = "BOTS_CGOS_PASSWORD"
-CGOS_PORT = 6809  # the 9x9 CGOS server (shared/specs/cgos.md section 1)
+CGOS_PORT = 6809  # the 9x9 CGOS server (docs/protocols/cgos.md section 1)
 
 
 def commands(game: str) -> dict:
