@@ -35,11 +35,12 @@ DEFAULT_SECONDS = 2.0
 """Seconds a move may take, wire included (it thinks this less the overhead), when nothing
 says how long (no time_settings, kgs-time_settings, param_game game_time or time_left): the
 default of Go's GTP engine and Hex's HTP engine.  Why 2 s: it is the per-move limit of the
-course's Twilight server (shared/specs/twilight.md), the default pace of `bots arena go` and
-`bots play hex` and the pace of our Go gauntlet against GNU Go, so a default game looks like
-a real one; nobody at HexGui or GoGui waits for a move (Benzene's default game clock of
-1800 s had our Hex engine think up to 30 s on each of the first moves); and a controller that
-wants longer moves says so with time_settings (or kgs-time_settings, param_game game_time)."""
+course's Twilight server (docs/protocols/twilight.md section 6), the default pace of
+`bots arena go` and `bots play hex` and the pace of our Go gauntlet against GNU Go, so a
+default game looks like a real one; nobody at HexGui or GoGui waits for a move (Benzene's
+default game clock of 1800 s had our Hex engine think up to 30 s on each of the first
+moves); and a controller that wants longer moves says so with time_settings (or
+kgs-time_settings, param_game game_time)."""
 
 NETWORK_MARGIN = 0.1  # seconds kept for a move's way to the server when its search overran
 OVERRUN = 2.0  # on a game clock, a search that overran is waited for up to this times its plan

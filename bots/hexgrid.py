@@ -1,7 +1,7 @@
 """The gnd hexagon: cells, neighbours, bitboards and the 12 symmetries (shared by Gopher and Dodo).
 
 Coordinates are the server's axial `(q, r)` with |q|, |r|, |q - r| <= N - 1 and the
-neighbours (1,0), (0,1), (1,1) and their negatives (shared/specs/gnd.md section 7).
+neighbours (1,0), (0,1), (1,1) and their negatives (docs/protocols/gnd.md section 7).
 
 A set of cells is a Python int used as a bitboard: cell (q, r) is bit
 (q + N - 1) * W + (r + N - 1) with W = 2N, so every row has one padding bit and a

@@ -1,10 +1,9 @@
 """Sans-I/O codec for the CGOS (Computer Go Server) engine-client line protocol.
 
-Plain text, one message per LF-terminated line, request/response (shared/specs/cgos.md
-section 2).  The server speaks first; the client answers `protocol`, `username`,
-`password`, `genmove` and `gameover` with exactly one line and never answers `setup`,
-`play` or `info`.  Times on the wire are integer milliseconds; events carry seconds
-(float).
+Plain text, one message per LF-terminated line, request/response (docs/protocols/cgos.md
+section 2).  The server speaks first; the client answers `protocol`, `username`, `password`,
+`genmove` and `gameover` with exactly one line and never answers `setup`, `play` or `info`.
+Times on the wire are integer milliseconds; events carry seconds (float).
 
 Client side:
 
@@ -56,7 +55,8 @@ MAX_LINE = 1 << 18
 MAX_BOARD_SIZE = 25
 
 GENMOVE_ANALYZE = "genmove_analyze"
-"""The `protocol` option and `e1` keyword of the optional analysis extension (spec 2.4)."""
+"""The `protocol` option and `e1` keyword of the optional analysis extension
+(docs/protocols/cgos.md section 2.4)."""
 
 
 # --- server -> client events -----------------------------------------------------------------
@@ -475,7 +475,8 @@ _MOVE = re.compile(r"[A-HJ-Za-hj-z](?:[1-9][0-9]?)|pass|resign", re.ASCII | re.I
 
 @dataclass(frozen=True)
 class E1:
-    """`e1 <text>`: the answer to `protocol`; `genmove_analyze` opts in to spec 2.4."""
+    """`e1 <text>`: the answer to `protocol`; `genmove_analyze` opts in to the
+    extension (docs/protocols/cgos.md section 2.4)."""
 
     text: str = ""
     genmove_analyze: bool = False

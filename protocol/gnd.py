@@ -1,6 +1,6 @@
 """Sans-I/O codec for the gnd server's HTTP JSON protocol (Gopher and Dodo), both sides.
 
-The transport is three JSON POST endpoints (shared/specs/gnd.md section 2): every request
+The transport is three JSON POST endpoints (docs/protocols/gnd.md section 2): every request
 body is the same six-field envelope (`Request`), `/register` answers `{"Token": ...}`
 (`parse_token`), `/start` and `/play` answer a game turn (`Turn`, `parse_turn` on the
 client side, `turn_json` on the server side).  Actions travel as Python-tuple strings:

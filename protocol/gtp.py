@@ -1,6 +1,6 @@
 """Sans-I/O codec for GTP version 2 (Go Text Protocol) and HTP, its Hex dialect; both sides.
 
-Framing (shared/specs/go.md section 6.1, GTP v2 draft 2): a command is one line
+Framing (docs/protocols/gtp.md section 2, GTP v2 draft 2): a command is one line
 `[id] command_name [args...]`; a response is `=[id] result` or `?[id] error text`, may span
 several lines and always ends with an empty line (two consecutive LF).
 

@@ -1,7 +1,7 @@
 """Sans-I/O codec for the Vampires vs Werewolves ("Twilight") binary protocol.
 
 Every frame is a 3-byte ASCII command followed by single-byte fields (see
-shared/specs/twilight.md, section 4).  There is no framing beyond the count byte of
+docs/protocols/twilight.md section 4).  There is no framing beyond the count byte of
 the variable-length frames, so the decoder works on a byte stream: feed it any split
 or merge of the bytes and pull complete events out.
 

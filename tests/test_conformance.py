@@ -166,9 +166,10 @@ def test_ply_limit_decides_by_population():
 
 
 def test_no_group_grows_past_255():
-    """250 vampires convert 13 humans: the official server keeps counts in bytes (spec section 7),
-    the referee cannot encode 263 in a UPD, and with 263 units legal_moves() is empty and the
-    fallback greedy_action raises IndexError.  Either the move is refused or no group passes 255."""
+    """250 vampires convert 13 humans: the official server keeps counts in bytes
+    (docs/protocols/twilight.md section 7), the referee cannot encode 263 in a UPD, and with
+    263 units legal_moves() is empty and the fallback greedy_action raises IndexError.  Either
+    the move is refused or no group passes 255."""
     state = State(3, 3, humans=((1, 0, 13),), vampires=((0, 0, 250),), werewolves=((2, 2, 1),))
     try:
         after = state.play(((0, 0, 250, 1, 0),))

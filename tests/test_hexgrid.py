@@ -1,4 +1,4 @@
-"""The gnd hexagon (bots/hexgrid.py), checked against shared/specs/gnd.md section 7."""
+"""The gnd hexagon (bots/hexgrid.py), checked against docs/protocols/gnd.md section 7."""
 
 import pickle
 
@@ -40,7 +40,7 @@ def test_cell_count(n):
     assert len(g.cells) == len(set(g.cells)) == 3 * n * (n - 1) + 1
     assert len(g.index) == len(g.cell_at) == len(g.cells)
     assert g.valid.bit_count() == len(g.cells)
-    # exactly the cells of the spec's inequalities
+    # exactly the cells of the inequalities in docs/protocols/gnd.md section 7
     box = {(q, r) for q in range(-n, n + 1) for r in range(-n, n + 1)}
     assert set(g.cells) == {c for c in box if on_board(c, n)}
 

@@ -2,7 +2,7 @@
 
 Each turn the mover steps one of its checkers to an empty cell straight or diagonally
 forward: red by (1,1), (1,0), (0,1), blue by the opposites.  No captures, no passing.
-A player with no legal move at the start of its turn WINS (spec section 9.2).
+A player with no legal move at the start of its turn WINS (docs/protocols/gnd.md section 9.2).
 """
 
 from __future__ import annotations
@@ -95,10 +95,10 @@ class State(HexState):
 def layout(size: int, name: str = "gnd") -> State:
     """A starting position for the local server: never used as a client (the server sends it).
 
-    "gnd": the gnd server before 1.0.2 (spec section 9.3): red holds q + r <= -3, plus on
-    size 5 the three central cells of q + r = -2; "steere": the rule sheet's figure (size 4,
-    q + r <= -3 plus the central line), extended to other sizes the same way.  Blue holds the
-    point mirror.  Size 3 uses q + r <= -2.
+    "gnd": the gnd server before 1.0.2 (docs/protocols/gnd.md section 9.3): red holds
+    q + r <= -3, plus on size 5 the three central cells of q + r = -2; "steere": the rule
+    sheet's figure (size 4, q + r <= -3 plus the central line), extended to other sizes the
+    same way.  Blue holds the point mirror.  Size 3 uses q + r <= -2.
     """
     g = grid(size)
     limit = -2 if size == 3 else -3
@@ -115,8 +115,8 @@ class Position:
     """The mutable position a search plays on: make/undo and keys folding the q <-> r mirror.
 
     A move is the int (from << 10) | to over bitboard indices.  Dodo's directions make only
-    the reflection q <-> r a symmetry that keeps colours (spec section 7), so the key is the
-    smaller of two Zobrist keys.
+    the reflection q <-> r a symmetry that keeps colours (docs/protocols/gnd.md section 7), so
+    the key is the smaller of two Zobrist keys.
     """
 
     WIN_FOR_STUCK = 1  # the side to move with no legal move has won
@@ -228,5 +228,5 @@ class Position:
 
 
 def book_move(state: State, previous: State | None = None) -> None:
-    """Dodo has no known winning line (spec section 10.3)."""
+    """Dodo has no known winning line (docs/protocols/gnd.md section 10.3)."""
     return None

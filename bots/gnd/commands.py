@@ -19,7 +19,7 @@ from ..cmdline import UsageFailure, add_record, count, listening, nonnegative, p
 from ..loop import run as _run
 from .display import render
 
-# The official server's clocks (spec section 5: server 1.0.2).
+# The official server's clocks (docs/protocols/gnd.md section 5: server 1.0.2).
 CLOCK = {"gopher": 180.0, "dodo": 360.0}
 LAYOUTS = "gnd or steere"
 

@@ -6,7 +6,7 @@
 The official client calls `initialize(game, state, player, hex_size, total_time)` once
 per game, `strategy(env, state, player, time_left) -> (env, action)` on every turn (again
 with the same state after an HTTP 310) and `final_result(state, score, winner)` at the end
-(shared/specs/gnd.md section 3).  States are lists of ((q, r), 0|1|2) pairs; actions are
+(docs/protocols/gnd.md section 3).  States are lists of ((q, r), 0|1|2) pairs; actions are
 a cell for Gopher and a (from, to) pair of cells for Dodo.  The search runs in this
 process (the official client is synchronous).  The player is the default of the game
 and size, or the one named in $BOTS_PLAYER ("mcts" or "alphabeta:max_depth=8").

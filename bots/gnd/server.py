@@ -1,6 +1,7 @@
-"""A local gnd server (Gopher and Dodo) compatible with the official one (shared/specs/gnd.md).
+"""A local gnd server (Gopher and Dodo) compatible with the official one (docs/protocols/gnd.md).
 
-- POST /register, /start and /play with the six-field JSON envelope (spec 2.2-2.3).
+- POST /register, /start and /play with the six-field JSON envelope
+  (docs/protocols/gnd.md sections 2.2-2.3).
   /register answers {"Token": <50 alphanumerics>}; the same Id with the same password gets
   the same token again, with another password 403 "bad password".  Passwords are kept
   only as salted scrypt hashes.

@@ -1,6 +1,6 @@
 """The gnd client session: register, then start -> play ... for as many games as asked.
 
-Follows the spec's adapter checklist (shared/specs/gnd.md section 14).  aiohttp is the
+Follows the adapter checklist of docs/protocols/gnd.md (section 11).  aiohttp is the
 HTTP client: one keep-alive connection pool per session, and separate connect and read
 timeouts, which the long polls need (no read timeout: /start and /play block for as
 long as the opponent thinks).  Every decision is made from the state in the server's

@@ -1,5 +1,5 @@
 """The Go arena: Go's rules for the shared engine arena (bots.engine_arena), where our players
-and external GTP engines meet under our rules (shared/specs/go.md section 7).
+and external GTP engines meet under our rules (docs/protocols/gtp.md sections 4 and 5).
 
 Before each game an external engine gets `boardsize`, `clear_board`, `komi` and, if it knows
 the command, `time_settings 0 <per_move> 1` (GTP wants whole seconds, so per_move is rounded

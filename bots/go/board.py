@@ -1,10 +1,10 @@
 """Go rules: the immutable `State` that search, sessions and the GTP engine see.
 
-Facts from shared/specs/go.md: stones with no liberty are captured (the mover's captures
-first), suicide is illegal (a move that captures is never suicide), no move may recreate an
-earlier whole-board position (positional superko), a pass is always legal, two passes in a
-row end the game, and the score is bare area scoring (stones + empty regions that touch one
-colour only; no dead-stone removal) minus komi for White.
+Facts from docs/protocols/go.md section 2: stones with no liberty are captured (the mover's
+captures first), suicide is illegal (a move that captures is never suicide), no move may
+recreate an earlier whole-board position (positional superko), a pass is always legal, two
+passes in a row end the game, and the score is bare area scoring (stones + empty regions
+that touch one colour only; no dead-stone removal) minus komi for White.
 
 Conventions
 -----------
@@ -22,10 +22,11 @@ Each position's 64-bit Zobrist hash (fixed seed, one key per point and colour) i
 the history is illegal.  Two rules are offered through `State.superko`:
 
 * "positional" (default; CGOS, GNU Go --positional-superko): the hash is the board only.
-* "goban": the course referee `Goban.py` (spec section 4.3) XORs the passer's pass key into
-  its running hash at every pass, so a board seen before is forbidden only if both players'
-  pass counts have the same parities as then.  `State.pass_offset` carries those pass keys.
-  Every move that is legal under "positional" is legal under "goban" too.
+* "goban": the course referee `Goban.py` (docs/protocols/go.md section 5.2) XORs the
+  passer's pass key into its running hash at every pass, so a board seen before is forbidden
+  only if both players' pass counts have the same parities as then.  `State.pass_offset`
+  carries those pass keys.  Every move that is legal under "positional" is legal under
+  "goban" too.
 
 Simple ko (`State.ko`, the point an immediate recapture would take) is implied by superko;
 it is kept because the kernel's playouts (bots/go/kernel.py) use it alone (no history

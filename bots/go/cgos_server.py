@@ -1,6 +1,6 @@
 """A small CGOS server on asyncio, for local practice (`bots serve cgos`) and for tests.
 
-It follows shared/specs/cgos.md sections 2-4, the Python server's behaviour:
+It follows docs/protocols/cgos.md sections 2-4, the Python server's behaviour:
 
 * Login: `protocol genmove_analyze` -> `e1 ...`, `username`, `password`.  Accounts live in
   memory; the first login registers the name, a wrong password gets `Error: Sorry,

@@ -1,6 +1,6 @@
 """The CGOS client session: one TCP connection to a CGOS server, as many games as it brings.
 
-Follows the client checklist of shared/specs/cgos.md (section 7).  The server speaks first
+Follows the client checklist of docs/protocols/cgos.md (section 7).  The server speaks first
 and we answer exactly one line to `protocol`, `username`, `password`, `genmove` and
 `gameover`, and nothing else.  Every `setup` rebuilds the position from its move tail (it
 may be a resume after a reconnect); `genmove` gets a move from `decide` (budget from the
@@ -41,7 +41,7 @@ from . import clock, fallback
 from .board import BLACK, PASS, WHITE, IllegalMove, State, empty, point_name
 from .sgf import game_sgf
 
-DEFAULT_PORT = 6809  # yss-aya.com, 9x9 (spec section 1)
+DEFAULT_PORT = 6809  # yss-aya.com, 9x9 (docs/protocols/cgos.md section 1)
 CONNECT_TIMEOUT = 30.0  # seconds; a TimeoutError is an OSError, which the daemon retries
 LOG_TEXT = 200  # characters of server text kept in a log line
 
@@ -174,10 +174,11 @@ def apply_move(state: State, colour: int, text: str, log: Any) -> State:
 
 def read_result(result: str | None) -> tuple[str | None, str, float | None]:
     """(the winner's colour letter or None, why the game ended, the winning margin or None) of a
-    `gameover` result (spec section 4): "B+12.5" -> ("b", "score", 12.5); "B+0.0" (the Tcl
-    server's draw) and "Draw" -> (None, "score", 0.0); "W+Resign" -> ("w", "resign", None),
-    likewise "Time" -> "time" and "Illegal" -> "illegal move" (the loser's); anything else
-    ("Abort", an admin's text, None: no gameover) -> (None, "unknown" or "abort", None)."""
+    `gameover` result (docs/protocols/cgos.md section 4): "B+12.5" -> ("b", "score", 12.5);
+    "B+0.0" (the Tcl server's draw) and "Draw" -> (None, "score", 0.0);
+    "W+Resign" -> ("w", "resign", None), likewise "Time" -> "time" and "Illegal" ->
+    "illegal move" (the loser's); anything else ("Abort", an admin's text, None: no
+    gameover) -> (None, "unknown" or "abort", None)."""
     if result is None:
         return None, "unknown", None
     text = result.strip()

@@ -1,6 +1,6 @@
 """The course referee's player for 9x9 Go, backed by bots' players: a drop-in `myPlayer`.
 
-The course kit (shared/specs/go.md sections 2-4) runs `localGame.py` / `namedGame.py`, which
+The course kit (docs/protocols/go.md sections 3-5) runs `localGame.py` / `namedGame.py`, which
 import a module `myPlayer` and call `myPlayer()`, then `newGame(colour)` (1 Black, 2 White),
 `getPlayerMove()` for our move and `playOpponentMove(move)` for theirs; `endGame` is never
 called.  To play with bots, write a `myPlayer.py` next to the referee's `localGame.py`:

@@ -1,4 +1,4 @@
-"""Our Go engine over GTP v2 (shared/specs/go.md sections 6 and 7): what `bots gtp go` runs.
+"""Our Go engine over GTP v2 (docs/protocols/gtp.md sections 2-4): what `bots gtp go` runs.
 
 The protocol runtime (command tables and `handle`, the `serve` transport loop, stdio and the
 process around it) is shared with Hex's HTP engine and lives in bots/gtp_runtime.py; this

@@ -63,7 +63,7 @@ async def play_one(first: str, second: str, setup: str, settings: dict, seed: in
 # -- bots play go: one bot on a server (bots.playing) --------------------
 
 PASSWORD_ENV = "BOTS_CGOS_PASSWORD"
-DEFAULT_PORT = 6809  # the 9x9 CGOS server (docs/protocols/cgos.md)
+DEFAULT_PORT = 6809  # the 9x9 CGOS server (docs/protocols/cgos.md section 1)
 PLAY_EXAMPLES = "example:\n  bots play go --cgos yss-aya.com:6809 --name bots-mcts --password secret --games 0"
 
 

@@ -1,7 +1,8 @@
 """Gopher (Mark Steere, 2021) on the gnd hexagon: the immutable state and the search position.
 
 Red's first stone goes anywhere; every later stone must touch exactly one enemy stone
-and no friendly one; the player to move with no legal placement loses (spec section 9.1).
+and no friendly one; the player to move with no legal placement loses
+(docs/protocols/gnd.md section 9.1).
 """
 
 from __future__ import annotations
@@ -229,7 +230,8 @@ class Position:
 
 
 def edwards(state: State, previous: State | None = None) -> Cell | None:
-    """Drew Edwards' winning strategy for Red on odd sizes (spec section 10.1), or None.
+    """Drew Edwards' winning strategy for Red on odd sizes, or None
+    (docs/protocols/gnd.md section 10.1).
 
     Red opens in the centre; after each Blue stone b, whose red neighbour is r, Red plays
     b + (b - r).  Blue's last stone is found by comparing with `previous` (the position
@@ -258,7 +260,8 @@ def edwards(state: State, previous: State | None = None) -> Cell | None:
     return options.pop() if len(options) == 1 else None
 
 
-# Red's first stone where the size is solved (spec section 10.2; checked by our solver in the tests).
+# Red's first stone where the size is solved (docs/protocols/gnd.md section 10.2; checked by
+# our solver in the tests).
 OPENINGS = {3: (0, 0), 4: (-3, -3)}
 
 

@@ -2,7 +2,7 @@
 
 Rows: fill-the-board playouts from the empty 11x11 and 13x13 boards, first by plain Python
 (shuffle the empty cells, colour them alternately, one search for the winner: the baseline
-of shared/specs/hex.md section 6.2), then by the numba kernel without and with bridge-save
+of docs/protocols/hex.md section 6.2), then by the numba kernel without and with bridge-save
 replies; then the mcts player's iterations (one worker, no early stop) from the empty 11x11
 board and from a middle-game position, and the resistance player's nodes.  Ratios are
 against plain Python on the same board.

@@ -1,6 +1,6 @@
 """Hex rules: the immutable `State` that players, the HTP engine and the arena see.
 
-Conventions (shared/specs/hex.md sections 1 and 2, Benzene's): Black moves first and joins the
+Conventions (docs/protocols/hex.md section 2, Benzene's): Black moves first and joins the
 top edge (row 1) to the bottom edge; White joins the left edge (column a) to the right edge.
 A cell is an int `row * width + col`, row 0 at the top, column 0 on the left; its name is the
 column letter and the row number from 1 (`a1` top-left, `c2` = column 2, row 1 counting from 0).

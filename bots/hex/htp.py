@@ -1,5 +1,5 @@
-"""Our Hex engine over HTP, Benzene's and HexGui's dialect of GTP (shared/specs/hex.md sections
-3 and 4): what `bots htp hex` runs.
+"""Our Hex engine over HTP, Benzene's and HexGui's dialect of GTP (docs/protocols/hex.md
+sections 3 and 4): what `bots htp hex` runs.
 
 The protocol runtime (command table and `handle`, the `serve` transport loop, stdio and the
 process around it) is bots/gtp_runtime.py, shared with Go's GTP engine; this module holds

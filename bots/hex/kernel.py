@@ -18,11 +18,11 @@ Moves in the tree: padded cells (>= 0, AMAF-tracked) and SWAP_MOVE (-1), the can
 move of bots.hex.board (the one stone moves to the transposed cell and turns White; Black
 moves next), so players 1 and 2 alternate at every move as the tree requires.
 
-Playouts (shared/specs/hex.md 6.1): the empty cells are filled in random order, alternately,
-then ONE flood fill decides the winner (a full board has exactly one).  With `bridges` on, a
-player whose bridge the opponent's last move intruded into (two of its stones, or a stone and
-its edge through the padding, with exactly two empty common neighbours, one just taken)
-answers in the other cell of the bridge.
+Playouts (docs/protocols/hex.md section 6.1): the empty cells are filled in random order,
+alternately, then ONE flood fill decides the winner (a full board has exactly one).  With
+`bridges` on, a player whose bridge the opponent's last move intruded into (two of its stones,
+or a stone and its edge through the padding, with exactly two empty common neighbours, one
+just taken) answers in the other cell of the bridge.
 
 `children` lists every empty cell (and SWAP_MOVE when the swap is allowed) with priors (an
 even prior, plus prior wins for a cell that makes a bridge with an own stone or edge, for a

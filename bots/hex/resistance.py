@@ -1,4 +1,5 @@
-"""The `resistance` Hex player: Anshelevich's / Benzene's resistance evaluation (spec 5.3)
+"""The `resistance` Hex player: Anshelevich's / Benzene's resistance evaluation
+(docs/protocols/hex.md section 5.1)
 under an iterative-deepening alpha-beta, the middle rung of the arena's ladder.
 
 The evaluation (`analyse`, `evaluate`): for each colour, a resistor network between that

@@ -1,4 +1,4 @@
-"""The seed project's four computer players (shared/specs/hex.md section 1.3, seed 002).
+"""The seed project's four computer players (docs/protocols/hex.md section 8.2, seed 002).
 
 The seed (`Nainterceptor/4AIT-hexgame`, 2015) offered `[r]andom IA`, `[p]ath IA`,
 `[m]ind path IA` and `[b]ruteforce IA`; they are `Random`, `Path`, `MindPath` and
@@ -376,12 +376,11 @@ class Bruteforce:
     (`costs_after`); the opponent's cost is recomputed by BFS only for the tied cells that lie
     on one of the opponent's cheapest chains (elsewhere it cannot change).
 
-    Departures from the seed (spec 1.3): the seed enumerated every simple path by recursive
-    DFS (exponential: its "4x4" bench took 0.5 s per game) and, against its own report,
-    let opponent stones be passable at cost 1 (and start on them); here they are walls, as
-    the report says.  The opponent's cost as a tie-break is ours (the seed kept the first
-    cheapest cell in its random order).
-
+    Departures from the seed (docs/protocols/hex.md section 8.2): the seed enumerated every
+    simple path by recursive DFS (exponential: its "4x4" bench took 0.5 s per game) and,
+    against its own report, let opponent stones be passable at cost 1 (and start on them);
+    here they are walls, as the report says.  The opponent's cost as a tie-break is ours (the
+    seed kept the first cheapest cell in its random order).
     Properties and quirks: it takes a win in one (cost 0) and blocks a one-move threat (every
     chain of ours crosses the opponent's almost-complete chain at its one gap, so the gap is
     among our cheapest cells, and it is the one that raises the opponent's cost).  It has no

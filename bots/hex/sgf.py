@@ -2,7 +2,7 @@
 
 Moves are cell names (`;B[f6]`, `a1` top-left, letter = column), the board `SZ[11]` or
 `SZ[9:7]` (width:height) when it is not square, and a swap is White's `swap-pieces`.  The
-file speaks HexGui's dialect (shared/specs/hex.md section 4): after a swap the players have
+file speaks HexGui's dialect (docs/protocols/hex.md section 4): after a swap the players have
 exchanged colours on an unchanged board, so the moves that follow are translated from our
 canonical game (bots.hex.board.benzene).
 """

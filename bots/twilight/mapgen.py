@@ -1,6 +1,6 @@
 """Seeded random Twilight maps that are fair by construction (`bots maps generate`).
 
-The official tool is `mapgen.exe width height homes file` (shared/specs/twilight.md §11);
+The official tool is `mapgen.exe width height homes file` (docs/protocols/twilight.md section 11);
 this one is ours and deterministic: the same arguments and seed give the same map.
 
 - The map is point-symmetric: cell (x, y) mirrors to (W-1-x, H-1-y).

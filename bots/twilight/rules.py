@@ -1,7 +1,7 @@
 """Vampires vs Werewolves: immutable state and the official server's rules.
 
-Reference: shared/specs/twilight.md, sections 3 (coordinates), 7 (validation) and 8
-(resolution).  Coordinates are (x, y) = (column, row).  A state holds three sorted
+Reference: docs/protocols/twilight.md sections 3, 7 and 8 (coordinates, validation,
+resolution).  Coordinates are (x, y) = (column, row).  A state holds three sorted
 tuples of groups `(x, y, count)`, one per population, so it is hashable, compares by
 value and pickles in microseconds.
 
@@ -261,14 +261,14 @@ def is_legal(state: State, species: Species, moves: Sequence[Move]) -> bool:
 def stored(count: int) -> int:
     """A cell's count as the official server stores it: one byte, so above 255 it wraps.
 
-    Verified for merges (spec section 7), inferred for conversions; validation forbids
-    the merges, and our players never convert past 255 (see tactics.fits).
+    Verified for merges (docs/protocols/twilight.md section 7), inferred for conversions;
+    validation forbids the merges, and our players never convert past 255 (see tactics.fits).
     """
     return count & 0xFF
 
 
 def win_probability(attackers: int, defenders: int) -> float:
-    """P(attacker wins) of a random battle (spec section 8.2)."""
+    """P(attacker wins) of a random battle (docs/protocols/twilight.md section 8.2)."""
     if attackers == defenders:
         return 0.5
     if attackers < defenders:

@@ -1,6 +1,6 @@
 """The Twilight client session: one connection to a server, one or more games.
 
-Follows the spec's client checklist (shared/specs/twilight.md section 15): NME on
+Follows the client checklist of docs/protocols/twilight.md (section 13): NME on
 connect; species from the HME cell in MAP; every UPD is our turn and gets exactly one
 MOV, computed by the SearchRunner under the move's budget and checked by our rules
 before it is sent; if a newer UPD is already waiting, only the newest is answered;

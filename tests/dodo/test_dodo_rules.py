@@ -1,4 +1,4 @@
-"""Dodo rules (bots/dodo/rules.py), checked against shared/specs/gnd.md sections 7 and 9.2-9.3."""
+"""Dodo rules (bots/dodo/rules.py), checked against docs/protocols/gnd.md sections 7 and 9.2-9.3."""
 
 import pickle
 import random
@@ -275,7 +275,8 @@ def test_key_folds_the_mirror_only(seed, n):
 
 
 def test_key_differs_for_point_mirror_without_colour_swap():
-    # the 180 degree rotation is not a colour-preserving symmetry of Dodo (spec section 7)
+    # the 180 degree rotation is not a colour-preserving symmetry of Dodo
+    # (docs/protocols/gnd.md section 7)
     a = board(4, red=[(-3, -3)], blue=[(1, 0)])
     b = board(4, red=[(3, 3)], blue=[(-1, 0)])
     assert Position(a).key() != Position(b).key()

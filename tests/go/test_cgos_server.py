@@ -1,5 +1,5 @@
 """Our CGOS server (bots/go/cgos_server.py): raw scripted clients check the wire against
-shared/specs/cgos.md sections 2-4 and 6; then our own client session plays real games
+docs/protocols/cgos.md sections 2-4 and 6; then our own client session plays real games
 through it, and the daemon reconnects to it after a restart."""
 
 from __future__ import annotations
@@ -184,7 +184,8 @@ async def test_a_second_login_kicks_the_first_connection(serve):
 
 
 async def test_a_game_to_two_passes_is_scored_by_area_minus_komi(serve):
-    """The spec's section 6.1 transcript, line for line; then `ready` pairs them again, colours swapped."""
+    """The transcript of docs/protocols/cgos.md section 6.1, line for line; then `ready` pairs
+    them again, colours swapped."""
     records = []
     server = await serve(on_game=records.append)
     black, white = await pair(server)

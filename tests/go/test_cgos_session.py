@@ -242,8 +242,9 @@ async def test_games_one_quits_after_the_gameover(runner):
                         "score_from": None}]
 
 
-# Every end a gameover announces (spec section 4: "B+<score>", "Draw", the Tcl server's "B+0.0"
-# draw, "X+Resign", "X+Time", "X+Illegal", an admin's "Abort"), from our side as Black.
+# Every end a gameover announces (docs/protocols/cgos.md section 4: "B+<score>", "Draw", the Tcl
+# server's "B+0.0" draw, "X+Resign", "X+Time", "X+Illegal", an admin's "Abort"), from our side
+# as Black.
 @pytest.mark.parametrize("result, comment, outcome, reason, score, winner", [
     ("B+12.5", "", "won", "score", 12.5, NAME),
     ("W+6.0", "", "lost", "score", 6.0, "opp"),

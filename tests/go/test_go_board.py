@@ -1,7 +1,7 @@
-"""Go rules (bots/go/board.py), checked against shared/specs/go.md: captures, suicide, ko and
-positional superko (and the course referee's pass-key variant), area scoring, the State
-contract, and the kernel's pure-Python oracle Board (tests/go/oracle.py) agreeing with State
-along random games."""
+"""Go rules (bots/go/board.py), checked against docs/protocols/go.md sections 2 and 5.2:
+captures, suicide, ko and positional superko (and the course referee's pass-key variant),
+area scoring, the State contract, and the kernel's pure-Python oracle Board
+(tests/go/oracle.py) agreeing with State along random games."""
 
 import copy
 import pickle

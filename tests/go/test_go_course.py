@@ -1,6 +1,6 @@
 """bots/go/course.py driven exactly as the course referee localGame.py drives a myPlayer.
 
-The referee here follows shared/specs/go.md section 2: its own board (our State with
+The referee here follows docs/protocols/go.md section 3: its own board (our State with
 superko="goban" and komi 0 stands in for Goban.py), newGame(1) then newGame(2), then until
 two passes: legal_moves(), stdout redirected during the mover's getPlayerMove(), wall time
 measured, a strict dictionary lookup of the returned string (uppercase names and "PASS"

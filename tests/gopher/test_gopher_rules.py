@@ -1,4 +1,4 @@
-"""Gopher rules (bots/gopher/rules.py), checked against shared/specs/gnd.md sections 9.1 and 10."""
+"""Gopher rules (bots/gopher/rules.py), checked against docs/protocols/gnd.md sections 9.1 and 10."""
 
 import pickle
 import random
@@ -24,7 +24,7 @@ def board(size, red=(), blue=(), to_move=RED):
 
 
 def reference_legal(state, player=None):
-    """The rule read straight off the spec, one cell at a time."""
+    """The rule read straight off docs/protocols/gnd.md section 9.1, one cell at a time."""
     p = state.to_move if player is None else player
     g = state.grid
     cells = state.cells()
@@ -390,7 +390,8 @@ def test_edwards_strategy_wins_on_size_3(opening):
 
 
 def test_red_loses_with_ring_one_opening_on_size_3():
-    # spec 10.2: on N = 3 Red loses after opening (-1,-1), wins after the centre, a corner or (-2,-1)
+    # docs/protocols/gnd.md section 10.2: on N = 3 Red loses after opening (-1,-1), wins after
+    # the centre, a corner or (-2,-1)
     memo = {}
 
     def wins(s):  # does the side to move win with perfect play?

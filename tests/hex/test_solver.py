@@ -1,6 +1,6 @@
 """The exact Hex solver (bots/hex/solver.py).
 
-Golden data (shared/specs/hex.md 7.2): the winning first moves of 1x1 to 4x4, recomputed by
+Golden data (docs/protocols/hex.md section 7.2): the winning first moves of 1x1 to 4x4, recomputed by
 the solver; the theory of non-square boards (the player whose edges are closer wins, first or
 second); the symmetries (a 180-degree rotation keeps the winning moves, a transposition with
 the colours exchanged keeps them transposed); and a plain-Python negamax over `State` as the

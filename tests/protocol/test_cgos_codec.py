@@ -1,4 +1,4 @@
-"""Tests for the sans-I/O CGOS codec (protocol/cgos.py, shared/specs/cgos.md sections 2-6)."""
+"""Tests for the sans-I/O CGOS codec (protocol/cgos.py, docs/protocols/cgos.md sections 2-6)."""
 
 from __future__ import annotations
 
@@ -33,7 +33,8 @@ def decode(*chunks: bytes) -> tuple[list, Decoder]:
 ALPHA = Player("alpha-bot", "1800?")
 BETA = Player("beta-bot", "1800?")
 
-# Every server message the spec documents, with the lines seen on the wire (spec 2.1, 6.1-6.3).
+# Every server message of docs/protocols/cgos.md sections 2.1 and 6.1-6.3, with the lines seen
+# on the wire.
 SERVER_LINES = [
     ("protocol", Protocol(())),
     ("protocol genmove_analyze", Protocol(("genmove_analyze",))),
@@ -148,7 +149,7 @@ def test_tolerated_variants():
 
 
 def test_full_game_transcript_whole_and_byte_by_byte():
-    # spec 6.1, White's side, followed by the start of the next round
+    # docs/protocols/cgos.md section 6.1, White's side, followed by the start of the next round
     stream = (b"protocol genmove_analyze\n"
               b"username\npassword\n"
               b"setup 1 9 7.0 60000 alpha-bot(1800?) beta-bot(1800?)\n"

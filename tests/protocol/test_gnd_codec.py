@@ -1,4 +1,4 @@
-"""Tests for the sans-I/O gnd codec (protocol/gnd.py, shared/specs/gnd.md sections 2-7)."""
+"""Tests for the sans-I/O gnd codec (protocol/gnd.py, docs/protocols/gnd.md sections 2-7)."""
 
 from __future__ import annotations
 
@@ -21,7 +21,8 @@ def hexagon(size: int) -> list[tuple[int, int]]:
 
 
 def server_turn(size: int = 4, **extra) -> dict:
-    """A /play response shaped like the spec's example (2.7), keys without spaces."""
+    """A /play response shaped like the example of docs/protocols/gnd.md section 2.7, keys
+    without spaces."""
     cells = {f"({q},{r})": (1 if q + r <= -3 else 2 if q + r >= 3 else 0) for q, r in hexagon(size)}
     body = {"Game": 1, "Player": 2, "Clocktime": 357.8, "MatchToken": "S5OgCTJviF",
             "Grid": {"Size": size, "Grid": cells}, "Finished": False, "Winner": 0, "FinalScore": 0}
@@ -296,7 +297,8 @@ def test_parse_turn_grid_checks():
     del body["Grid"]["Grid"]["(0,0)"]
     with pytest.raises(ProtocolError, match="36 cells"):
         parse_turn(body)
-    body["Grid"]["Grid"]["(-3,1)"] = 0  # right count, but off the hexagon (spec section 7)
+    # right count, but off the hexagon (docs/protocols/gnd.md section 7)
+    body["Grid"]["Grid"]["(-3,1)"] = 0
     with pytest.raises(ProtocolError, match="off the hexagon"):
         parse_turn(body)
     body = server_turn()

@@ -1,4 +1,5 @@
-"""Tests for the sans-I/O GTP v2 / HTP codec (protocol/gtp.py, shared/specs/go.md section 6)."""
+"""Tests for the sans-I/O GTP v2 / HTP codec (protocol/gtp.py, docs/protocols/gtp.md sections 2
+and 3)."""
 
 from __future__ import annotations
 

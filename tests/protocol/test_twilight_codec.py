@@ -1,4 +1,5 @@
-"""Tests for the sans-I/O Twilight codec (protocol/twilight.py, spec sections 2-4)."""
+"""Tests for the sans-I/O Twilight codec (protocol/twilight.py, docs/protocols/twilight.md
+sections 2-4)."""
 
 from __future__ import annotations
 

@@ -176,7 +176,7 @@ def test_solve_gives_up_at_the_deadline_or_node_cap():
     assert pos.state() == s
 
 
-# --- the spec's opening tables (section 10.2) -------------------------------------------
+# --- the opening tables of docs/protocols/gnd.md (section 10.2) ---------------------------
 
 N4_OPENINGS = {  # Red's first stone -> does Red win?  With symmetric images of each class.
     (-3, -3): True, (3, 0): True,        # corners

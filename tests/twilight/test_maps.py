@@ -1,4 +1,4 @@
-"""Map loading (shared/specs/twilight.md §11) and legal moves on the shipped maps."""
+"""Map loading (docs/protocols/twilight.md section 11) and legal moves on the shipped maps."""
 
 import random
 

@@ -1,4 +1,4 @@
-"""Rules of Vampires vs Werewolves, checked against shared/specs/twilight.md §7-§9."""
+"""Rules of Vampires vs Werewolves, checked against docs/protocols/twilight.md sections 7-9."""
 
 import math
 import random
