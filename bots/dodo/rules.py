@@ -11,7 +11,7 @@ import random
 
 from protocol.errors import IllegalMove
 
-from ..hexgrid import BLUE, DIRECTIONS, RED, Cell, HexState, as_cell, bits, expected_moves, grid
+from ..gnd.hexagon import BLUE, DIRECTIONS, RED, Cell, HexState, as_cell, bits, expected_moves, grid
 
 FORWARD = {RED: ((1, 1), (1, 0), (0, 1)), BLUE: ((-1, -1), (-1, 0), (0, -1))}
 Move = tuple[Cell, Cell]  # (from, to)

@@ -12,7 +12,7 @@ from typing import Any
 
 from protocol import gnd
 
-from ..hexgrid import BLUE, RED
+from .hexagon import BLUE, RED
 from .games import RULES
 
 SEATS = {RED: "red", BLUE: "blue"}

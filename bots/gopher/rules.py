@@ -10,7 +10,7 @@ import random
 
 from protocol.errors import IllegalMove
 
-from ..hexgrid import BLUE, RED, Cell, HexState, as_cell, bits, expected_moves, grid
+from ..gnd.hexagon import BLUE, RED, Cell, HexState, as_cell, bits, expected_moves, grid
 
 
 def legal_mask(state: HexState, player: int | None = None) -> int:

@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from bots.dodo.rules import FORWARD, IllegalMove, Position, State, layout, mobility
-from bots.hexgrid import BLUE, RED, grid
+from bots.gnd.hexagon import BLUE, RED, grid
 
 SEEDS = st.integers(min_value=0, max_value=2 ** 32 - 1)
 RED_DIRS = {(1, 1), (1, 0), (0, 1)}
