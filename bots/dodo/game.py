@@ -2,4 +2,4 @@
 
 from ..gnd.entry import entry
 
-GAME = entry("dodo", "layout", "Dodo on the course's gnd HTTP server")
+GAME = entry("dodo", "start", "Dodo on the course's gnd HTTP server")

@@ -26,7 +26,7 @@ def positions(game: str, size: int) -> list[tuple[str, object]]:
     out = []
     for plies in PLIES[game]:
         for _ in range(100):  # random games can end early on small boards: try other seeds
-            state = rules.start(size) if game == "gopher" else rules.layout(size)
+            state = rules.start(size)
             for _ in range(plies):
                 if state.is_terminal():
                     break

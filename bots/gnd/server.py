@@ -68,7 +68,7 @@ class ServerConfig:
     time: float  # each player's chess clock, seconds
     random: bool = False  # pair every client with the built-in random player
     rcolor: str | None = None  # the random player's colour; None alternates, blue first
-    layout: str = "gnd"  # Dodo starting layout (bots.dodo.rules.layout)
+    layout: str = "gnd"  # Dodo starting layout (bots.dodo.rules.start)
     seed: int | None = None
     penalty: float = 0.0  # seconds taken from the offender's clock per illegal action
     games: int = 0  # 0 = unlimited; else no pairing after that many games
@@ -83,9 +83,8 @@ class ServerConfig:
 
     def initial(self):
         """The starting State of every game."""
-        if self.game == "gopher":
-            return gopher_rules.start(self.size)
-        return dodo_rules.layout(self.size, self.layout)
+        rules = gopher_rules if self.game == "gopher" else dodo_rules
+        return rules.start(self.size, self.layout)
 
 
 def _random_token(length: int) -> str:

@@ -77,7 +77,12 @@ class State(HexState):
         return expected_moves(Position(self))
 
 
-def start(size: int) -> State:
+LAYOUTS: tuple[str, ...] = ()  # Gopher has one start, the empty board (Dodo has layouts)
+
+
+def start(size: int, layout: str = "gnd") -> State:
+    """The empty board of side `size`; `layout`, Dodo's choice of starting checkers (our server
+    takes one for either gnd game), changes nothing here."""
     grid(size)  # checks the size
     return State(size, 0, 0, RED)
 
