@@ -25,7 +25,7 @@ class Game:
 
     name: str
     players: str  # its PLAYERS table {name: class}, and optionally warm(), run in every worker
-    default_player: str | None  # None: the game's session picks one (gnd: by board size)
+    default_player: str | None  # None: the game's session picks one
     commands: str  # commands(game) -> {(command, target): add(subparsers)}, see bots.cli
     session: str | None  # play(bot, runner, log=...) -> [summary]; bot_from_table(table, where);
     # None for a game with no server to join (Hex: the controller runs our engine, `bots htp hex`)
@@ -42,6 +42,8 @@ class Game:
     record: str | None = None  # its records (bots.replay): initial(record) -> State, apply(state, turn)
     # -> State, move_text(turn) -> str, draw(state, matplotlib axes); and for a game recorded as
     # SGF, SGF_GM (the GM value) and from_sgf(text) -> the record as a dict (bots.records' keys)
+    rules: str | None = None  # its rules module, for a shared layer that plays the game by them
+    # (bots.gnd: State, Position, start(size, layout), LAYOUTS, book_move; see bots.gnd.entry)
 
     def module(self, field: str) -> ModuleType:
         return importlib.import_module(getattr(self, field))

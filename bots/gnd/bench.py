@@ -15,7 +15,7 @@ import time
 from search.budget import Budget
 
 from ..players import make_player
-from .games import rules as rules_of
+from .entry import rules as rules_of
 
 PLIES = {"gopher": (2, 12), "dodo": (2, 20)}
 
