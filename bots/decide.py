@@ -7,9 +7,9 @@
 2. The search runs in the caller's runner session: one worker, or for a player whose class
    says `parallel = True` (root parallelism) as many as the session's share, and the root
    votes are added up (`merge`).
-3. The move is checked by our rules (`state.play(move)` must not raise IllegalMove, and it
-   must not be one the server refused this turn: `context["exclude"]`); a failed, late or
-   illegal search gives the fallback.
+3. The move is checked by our rules (bots.legal.refusal: `state.play(move)` must not raise
+   IllegalMove, and it must not be one the server refused this turn: `context["exclude"]`);
+   a failed, late or illegal search gives the fallback.
 4. One log line per move: the move, budget, used, depth, nodes, late_by, fallback reason.
 
 A person at the keyboard (a player class marked `interactive`, bots.human) is asked here, in
@@ -28,12 +28,12 @@ import math
 import time
 from typing import Any
 
-from protocol.errors import IllegalMove
 from search.budget import Budget
 from search.root import merge_votes
 
 from . import registry
 from .human import is_person
+from .legal import refusal
 from .threads import in_daemon_thread
 from .players import make_player, player_table, think
 from .runner import MoveReport, SearchRunner
@@ -49,21 +49,6 @@ def merge(reports: list[MoveReport]) -> MoveReport:
     return dataclasses.replace(voted[0], move=best, nodes=sum(r.nodes for r in voted),
                                used=max(r.used for r in reports), late_by=max(r.late_by for r in reports),
                                votes=totals)
-
-
-def refusal(state: Any, move: Any, context: dict | None) -> str | None:
-    """Why our rules refuse `move` in `state` (None: it may be sent)."""
-    if move is None:
-        return "no move"
-    if context and move in context.get("exclude", ()):
-        return "the server refused it this turn"
-    try:
-        state.play(move)
-    except IllegalMove as exc:
-        return exc.reason
-    except (TypeError, ValueError) as exc:  # a malformed move from a buggy search
-        return f"malformed: {exc}"
-    return None
 
 
 async def decide(runner: SearchRunner, game: str, player: str, params: tuple, state: Any, budget: Budget,

@@ -18,7 +18,7 @@ coordinates of the groups).  The rest is shared by every game:
 * `help` explains the notation; `quit` (or end of input, Ctrl-D) raises Quit, which ends the
   command cleanly (bots.cli: "Game left unfinished.", exit 0); Ctrl-C exits 130 as it does
   for every command.
-* A malformed entry or a move our rules refuse (bots.decide.refusal: the check every
+* A malformed entry or a move our rules refuse (bots.legal.refusal: the check every
   outgoing move passes) is explained and asked again.
 * One question at a time: a lock keeps two games that ask at once (an arena's parallel
   games) from mixing their questions on the terminal.
@@ -39,6 +39,7 @@ from protocol.errors import UsageError
 from search.budget import Budget, SearchResult
 
 from . import registry
+from .legal import refusal
 
 QUIT_WORDS = ("quit", "exit", "q")
 HELP_WORDS = ("help", "h", "?")
@@ -127,8 +128,6 @@ class Person(ABC):
         return SearchResult(move, elapsed=time.monotonic() - t0)
 
     def _ask(self, state: Any, context: dict, budget: Budget) -> Any:
-        from .decide import refusal  # bots.decide asks a Person: imported when one plays
-
         out = self.output_stream or sys.stdout
         colour = self.colour if self.colour is not None else out.isatty()
         out.write("\n" + registry.get(self.game).draw(state, colour=colour) + "\n")

@@ -25,11 +25,11 @@ class Game:
 
     name: str
     players: str  # its PLAYERS table {name: class}, and optionally warm(), run in every worker
-    default_player: str | None  # None: the game's session picks one (gnd: by board size)
+    default_player: str  # the player a command uses when none is named
     commands: str  # commands(game) -> {(command, target): add(subparsers)}: what only this game has
     # (`serve` its server, `gtp`/`htp` its engine, Twilight's `demo` and `maps`), see bots.cli
     session: str | None  # play(bot, runner, log=...) -> [summary]; bot_from_table(table, where);
-    # add_arguments(parser) and table(args) for `bots play` (bots.playing.add_parser);
+    # `bots play` reads its options through the match hooks (bots.playing.add_parser);
     # None for a game with no server to join (Hex: the controller runs our engine, `bots htp hex`)
     render: str  # render(state, colour=False) -> str: the board drawn as text
     start: Callable[[str], Any]  # the State a game starts from, given a setup (a map, a size)
@@ -44,6 +44,8 @@ class Game:
     record: str | None = None  # its records (bots.replay): initial(record) -> State, apply(state, turn)
     # -> State, move_text(turn) -> str, draw(state, matplotlib axes); and for a game recorded as
     # SGF, SGF_GM (the GM value) and from_sgf(text) -> the record as a dict (bots.records' keys)
+    rules: str | None = None  # its rules module, for a shared layer that plays the game by them
+    # (bots.gnd: State, Position, start(size, layout), LAYOUTS, book_move; see bots.gnd.entry)
 
     def module(self, field: str) -> ModuleType:
         return importlib.import_module(getattr(self, field))

@@ -11,7 +11,8 @@ from types import SimpleNamespace
 import pytest
 
 from bots import registry
-from bots.decide import decide, refusal
+from bots.decide import decide
+from bots.legal import refusal
 from bots.runner import MoveReport
 from search.budget import Budget
 

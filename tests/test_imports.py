@@ -1,8 +1,20 @@
 """Import direction: protocol/ and search/ are leaves that bots/ builds on, never the reverse;
-no import cycles inside bots/go and bots/hex; no game imports another.
+no import cycle anywhere in bots/; no game imports another, and the shared layers (bots/*.py,
+bots/gnd, bots/tournament) import no game: they reach a game through bots.registry.
 
 Imports are read with `ast` (comments and strings never count), including imports nested
-in functions, try blocks and `if TYPE_CHECKING:`, and literal importlib/__import__ calls.
+in functions, try blocks and `if TYPE_CHECKING:`, and literal importlib/__import__ calls.  An
+import by a computed name is not read: that is how bots.registry reaches the games, by
+name (`Game.module`), and so the one way a shared layer may.
+
+What an import depends on (`dependencies`, the edges of the cycle check) is what Python
+runs for it: `from pkg import name` needs pkg.name when that is a module (`from . import
+registry` is an import of bots.registry, not of bots/__init__.py), else pkg's own module
+(its __init__.py when pkg is a package: a name taken from a package's face); and importing
+a module first runs the __init__.py of each package above it, except the packages the
+importing module is itself inside, which Python initialised before that module began.  So
+a module that takes a name from its own package's __init__.py is an edge to it, reported
+only when that __init__.py leads back to the module: a real cycle.
 """
 
 import ast
@@ -20,18 +32,19 @@ def modules_of(package: str) -> list[Path]:
     return files
 
 
-def imported(path: Path, root: Path = ROOT) -> list[tuple[int, str]]:
-    """(line, absolute top-level-qualified module name) of every import in a file.
+def statements(path: Path, root: Path = ROOT) -> list[tuple[int, str, list[str] | None]]:
+    """(line, absolute module, names) of every import in a file: `names` is None for `import m`
+    and importlib calls, else the names of `from m import a, b` ("*" included).
 
     Relative imports are resolved against the file's package, so `from .budget import x`
-    in search/minimax.py is reported as `search.budget`.
+    in search/minimax.py names `search.budget`.
     """
     tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
     package = list(path.relative_to(root).with_suffix("").parts)[:-1]  # the file's package
-    out = []
+    out: list[tuple[int, str, list[str] | None]] = []
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
-            out += [(node.lineno, alias.name) for alias in node.names]
+            out += [(node.lineno, alias.name, None) for alias in node.names]
         elif isinstance(node, ast.ImportFrom):
             if node.level:
                 base = package[:len(package) - (node.level - 1)] if node.level > 1 else package
@@ -40,15 +53,24 @@ def imported(path: Path, root: Path = ROOT) -> list[tuple[int, str]]:
                 name = ".".join(base + ([node.module] if node.module else []))
             else:
                 name = node.module
-            out.append((node.lineno, name))
-            # `from . import twilight` imports bots.twilight: each name may be a module
-            out += [(node.lineno, f"{name}.{alias.name}") for alias in node.names if alias.name != "*"]
+            out.append((node.lineno, name, [alias.name for alias in node.names]))
         elif isinstance(node, ast.Call):
             func = node.func
             fname = func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else ""
             if fname in ("import_module", "__import__") and node.args and isinstance(node.args[0], ast.Constant) \
                     and isinstance(node.args[0].value, str):
-                out.append((node.lineno, node.args[0].value))
+                out.append((node.lineno, node.args[0].value, None))
+    return out
+
+
+def imported(path: Path, root: Path = ROOT) -> list[tuple[int, str]]:
+    """(line, absolute top-level-qualified module name) of every import in a file: for
+    `from m import a` both `m` and `m.a` (`from . import twilight` imports bots.twilight:
+    each name may be a module)."""
+    out = []
+    for line, name, names in statements(path, root):
+        out.append((line, name))
+        out += [(line, f"{name}.{alias}") for alias in names or () if alias != "*"]
     return out
 
 
@@ -111,25 +133,29 @@ def test_the_packages_import_on_their_own():
     assert out.stdout.strip() == "[]"
 
 
-# -- the game registry: shared layers read it, games never reach back up (issue 9) -------------------
+# -- the game registry: shared layers read it, games never reach back up (issues 9, 29) -------------
 
-SHARED_PACKAGES = ("tournament",)  # packages of shared code: they reach the games through the registry
+# Packages of shared code: they reach the games through the registry.  gnd is what Gopher and
+# Dodo share (the server, the session, the players, the hexagon): they import it, it imports
+# neither of them.
+SHARED_PACKAGES = ("gnd", "tournament")
 GAME_PACKAGES = sorted(p.name for p in (ROOT / "bots").iterdir()
                        if (p / "__init__.py").exists() and p.name not in SHARED_PACKAGES)
-SHARED = sorted(p for p in (ROOT / "bots").glob("*.py")) + sorted(
-    p for name in SHARED_PACKAGES for p in (ROOT / "bots" / name).glob("*.py"))
+SHARED = sorted((ROOT / "bots").glob("*.py")) + sorted(
+    p for name in SHARED_PACKAGES for p in (ROOT / "bots" / name).rglob("*.py"))
 FORBIDDEN_FOR_GAMES = {"bots.cli", "bots.daemon", "bots.settings"}
 
 
 def test_every_registered_game_is_a_package_here():
+    """...and every package here is a registered game or a shared one (the checks below cover it)."""
     from bots import registry
 
     packages = {name.split(".")[1] for name in registry.PACKAGES}
-    assert packages <= set(GAME_PACKAGES)
+    assert packages == set(GAME_PACKAGES)
     assert set(registry.names()) == {"twilight", "gopher", "dodo", "go", "hex"}
 
 
-@pytest.mark.parametrize("package", GAME_PACKAGES)
+@pytest.mark.parametrize("package", GAME_PACKAGES + ["gnd"])
 def test_game_packages_never_import_the_cli_daemon_or_settings(package):
     bad = [(path.relative_to(ROOT), line, name) for path in modules_of(f"bots/{package}")
            for line, name in imported(path)
@@ -137,11 +163,12 @@ def test_game_packages_never_import_the_cli_daemon_or_settings(package):
     assert bad == []
 
 
-@pytest.mark.parametrize("package", ["twilight", "gopher", "dodo", "go", "hex"])
+@pytest.mark.parametrize("package", GAME_PACKAGES)
 def test_a_game_never_imports_another_game(package):
-    """A game reuses what is shared (bots/*.py, search/, protocol/), never another game: Hex
-    reuses Go's tree and GTP runtime through search.uct and bots.gtp_runtime."""
-    others = tuple(f"bots.{p}" for p in ("twilight", "gopher", "dodo", "go", "hex") if p != package)
+    """A game reuses what is shared (bots/*.py, bots/gnd, search/, protocol/), never another
+    game: Hex reuses Go's tree and GTP runtime through search.uct and bots.gtp_runtime, Gopher
+    and Dodo their players and hexagon through bots.gnd."""
+    others = tuple(f"bots.{p}" for p in GAME_PACKAGES if p != package)
     bad = [(path.relative_to(ROOT), line, name) for path in modules_of(f"bots/{package}")
            for line, name in imported(path) if name in others or name.startswith(tuple(o + "." for o in others))]
     assert bad == []
@@ -149,8 +176,8 @@ def test_a_game_never_imports_another_game(package):
 
 @pytest.mark.parametrize("path", SHARED, ids=lambda p: str(p.relative_to(ROOT)))
 def test_shared_modules_import_no_game(path):
-    """Only the registry knows the games (by name, never by import); the runner and every other
-    shared module reach a game through it."""
+    """Only the registry knows the games (by name, never by import); the runner, bots/gnd and
+    every other shared module reach a game through it (bots.gnd: `Game.rules`)."""
     games = tuple(f"bots.{p}" for p in GAME_PACKAGES)
     bad = [(line, name) for line, name in imported(path) if name in games or name.startswith(tuple(g + "." for g in games))]
     assert bad == [], f"{path.relative_to(ROOT)} imports a game: {bad}"
@@ -165,30 +192,46 @@ def test_the_import_rule_sees_a_game_import(tmp_path):
     assert "bots.twilight.rules" in names and "bots.registry" in names
 
 
-# -- no import cycles inside a game package (issue 9) ---------------------------------------------
+# -- no import cycle anywhere in bots/ (issues 9, 29) ---------------------------------------------
 
-def package_graph(package: str, root: Path = ROOT) -> dict[str, set[str]]:
-    """{module: the package's modules it imports}, read with `imported` (so imports inside
-    functions count too), for every module of `package` ("bots/go"); the package itself is
-    the module named by its __init__.py.  An import of `pkg.mod.name` counts as one of
-    `pkg.mod`, the longest prefix that is a module of the package."""
-    base = package.replace("/", ".")
-    names = {}
-    for path in sorted((root / package).glob("*.py")):
-        names[base if path.stem == "__init__" else f"{base}.{path.stem}"] = path
-    graph = {}
-    for name, path in names.items():
-        deps = set()
-        for _, imp in imported(path, root):
-            parts = imp.split(".")
-            for k in range(len(parts), 0, -1):
-                prefix = ".".join(parts[:k])
-                if prefix in names:
-                    deps.add(prefix)
-                    break
-        deps.discard(name)
-        graph[name] = deps
-    return graph
+def module_name(path: Path, root: Path = ROOT) -> str:
+    parts = list(path.relative_to(root).with_suffix("").parts)
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def dependencies(path: Path, modules: dict[str, Path], root: Path = ROOT) -> set[str]:
+    """The modules of `modules` that importing `path` runs (see the module docstring): for
+    each import its module, or for `from pkg import name` pkg.name when that is a module, and
+    the packages above it that `path` is not inside.  An import of `pkg.mod.name` counts as
+    one of `pkg.mod`, the longest prefix that is a module."""
+    me = module_name(path, root)
+    deps = set()
+    for _, module, names in statements(path, root):
+        wanted = [module] if names is None else [f"{module}.{n}" for n in names if f"{module}.{n}" in modules]
+        if names is not None and len(wanted) < len(names):  # a name (or *) from `module`'s own namespace
+            wanted.append(module)
+        for target in wanted:
+            parts = target.split(".")
+            found = next((".".join(parts[:k]) for k in range(len(parts), 0, -1) if ".".join(parts[:k]) in modules),
+                         None)
+            if found is None:  # outside the tree read (the stdlib, search/, ...)
+                continue
+            deps.add(found)
+            above = found.split(".")[:-1]
+            for k in range(1, len(above) + 1):
+                package = ".".join(above[:k])
+                if package in modules and not (me == package or me.startswith(package + ".")):
+                    deps.add(package)
+    deps.discard(me)
+    return deps
+
+
+def module_graph(package: str = "bots", root: Path = ROOT) -> dict[str, set[str]]:
+    """{module: the modules of `package` ("bots", "bots/go") it depends on}, read with
+    `dependencies` (so imports inside functions count too); a package is the module named by
+    its __init__.py."""
+    modules = {module_name(path, root): path for path in sorted((root / package).rglob("*.py"))}
+    return {name: dependencies(path, modules, root) for name, path in modules.items()}
 
 
 def find_cycle(graph: dict[str, set[str]]) -> list[str] | None:
@@ -218,8 +261,27 @@ def find_cycle(graph: dict[str, set[str]]) -> list[str] | None:
     return None
 
 
+def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """One cycle through each group of modules that import one another (a cycle broken,
+    the next one shows), so that a failure lists them all."""
+    out, graph = [], {node: set(deps) for node, deps in graph.items()}
+    while (cycle := find_cycle(graph)) is not None:
+        out.append(cycle)
+        graph[cycle[-2]].discard(cycle[-1])
+    return out
+
+
+def test_no_import_cycle_anywhere_in_bots():
+    graph = module_graph("bots")
+    assert {"bots", "bots.decide", "bots.human", "bots.registry", "bots.gnd.session", "bots.go.mcts",
+            "bots.tournament.command"} <= set(graph)
+    assert "bots.registry" in graph["bots.decide"] and "bots" not in graph["bots.decide"]  # `from . import registry`
+    found = cycles(graph)
+    assert found == [], "import cycles in bots/:\n" + "\n".join(" -> ".join(c) for c in found)
+
+
 def test_go_modules_import_one_another_without_cycles():
-    graph = package_graph("bots/go")
+    graph = module_graph("bots/go")
     assert {"bots.go.board", "bots.go.players", "bots.go.mcts", "bots.go.book"} <= set(graph)
     assert "bots.go.kernel" in graph["bots.go.mcts"]  # the reader sees `from . import kernel as K`
     cycle = find_cycle(graph)
@@ -227,7 +289,7 @@ def test_go_modules_import_one_another_without_cycles():
 
 
 def test_hex_modules_import_one_another_without_cycles():
-    graph = package_graph("bots/hex")
+    graph = module_graph("bots/hex")
     assert {"bots.hex.board", "bots.hex.players", "bots.hex.mcts", "bots.hex.kernel"} <= set(graph)
     cycle = find_cycle(graph)
     assert cycle is None, "import cycle in bots/hex: " + " -> ".join(cycle)
@@ -241,8 +303,33 @@ def test_the_cycle_check_sees_a_function_level_cycle(tmp_path):
     (pkg / "a.py").write_text("from .b import f\n", encoding="utf-8")
     (pkg / "b.py").write_text("from . import c\ndef f():\n    return 1\n", encoding="utf-8")
     (pkg / "c.py").write_text("def g():\n    from bots.game.a import f\n    return f\n", encoding="utf-8")
-    graph = package_graph("bots/game", tmp_path)
-    assert graph["bots.game.a"] == {"bots.game.b"} and graph["bots.game.b"] == {"bots.game", "bots.game.c"}
+    graph = module_graph("bots/game", tmp_path)
+    assert graph["bots.game.a"] == {"bots.game.b"} and graph["bots.game.b"] == {"bots.game.c"}
     assert find_cycle(graph) == ["bots.game.a", "bots.game.b", "bots.game.c", "bots.game.a"]
+    assert cycles(graph) == [["bots.game.a", "bots.game.b", "bots.game.c", "bots.game.a"]]
     (pkg / "c.py").write_text("def g():\n    return 2\n", encoding="utf-8")
-    assert find_cycle(package_graph("bots/game", tmp_path)) is None
+    assert find_cycle(module_graph("bots/game", tmp_path)) is None
+
+
+def test_the_cycle_check_reads_a_package_face_as_python_does(tmp_path):
+    """`from . import b` needs the module b, not the package's __init__.py; `import x.y` runs
+    x/__init__.py too, except where the importer lives; a name taken from the package's own
+    __init__.py is a cycle only when that __init__.py leads back."""
+    (tmp_path / "bots" / "game").mkdir(parents=True)
+    (tmp_path / "bots" / "other").mkdir()
+    for empty in ("__init__.py", "other/__init__.py", "other/c.py"):
+        (tmp_path / "bots" / empty).write_text("", encoding="utf-8")
+    pkg = tmp_path / "bots" / "game"
+    (pkg / "__init__.py").write_text("from .a import f\nNAME = 1\n", encoding="utf-8")
+    (pkg / "a.py").write_text("from . import b\ndef f():\n    return b\n", encoding="utf-8")
+    (pkg / "b.py").write_text("import bots.other.c\n", encoding="utf-8")
+    graph = module_graph("bots", tmp_path)
+    assert graph["bots.game"] == {"bots.game.a"} and graph["bots.game.a"] == {"bots.game.b"}
+    assert graph["bots.game.b"] == {"bots.other", "bots.other.c"}  # not bots: b is inside it
+    assert find_cycle(graph) is None
+    (pkg / "b.py").write_text("from . import NAME\n", encoding="utf-8")  # the face, which imports a, which imports b
+    graph = module_graph("bots", tmp_path)
+    assert graph["bots.game.b"] == {"bots.game"}
+    assert cycles(graph) == [["bots.game", "bots.game.a", "bots.game.b", "bots.game"]]
+    (pkg / "__init__.py").write_text("NAME = 1\n", encoding="utf-8")  # the same import, no cycle
+    assert find_cycle(module_graph("bots", tmp_path)) is None

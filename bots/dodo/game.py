@@ -2,4 +2,5 @@
 
 from ..gnd.entry import entry
 
-GAME = entry("dodo", "layout", "Dodo on the course's gnd HTTP server")
+# mcts: the strongest Dodo player as measured by `bots arena` (README, Benchmarks)
+GAME = entry("dodo", "Dodo on the course's gnd HTTP server", player="mcts")

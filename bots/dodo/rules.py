@@ -11,7 +11,7 @@ import random
 
 from protocol.errors import IllegalMove
 
-from ..hexgrid import BLUE, DIRECTIONS, RED, Cell, HexState, as_cell, bits, expected_moves, grid
+from ..gnd.hexagon import BLUE, DIRECTIONS, RED, Cell, HexState, as_cell, bits, expected_moves, grid
 
 FORWARD = {RED: ((1, 1), (1, 0), (0, 1)), BLUE: ((-1, -1), (-1, 0), (0, -1))}
 Move = tuple[Cell, Cell]  # (from, to)
@@ -92,7 +92,10 @@ class State(HexState):
         return expected_moves(Position(self))
 
 
-def layout(size: int, name: str = "gnd") -> State:
+LAYOUTS = ("gnd", "steere")  # the starting layouts `start` knows, the first the default
+
+
+def start(size: int, layout: str = "gnd") -> State:
     """A starting position for the local server: never used as a client (the server sends it).
 
     "gnd": the gnd server before 1.0.2 (docs/protocols/gnd.md section 9.3): red holds
@@ -101,10 +104,10 @@ def layout(size: int, name: str = "gnd") -> State:
     same way.  Blue holds the point mirror.  Size 3 uses q + r <= -2.
     """
     g = grid(size)
+    if layout not in LAYOUTS:
+        raise ValueError(f"unknown Dodo layout {layout!r} (known: {', '.join(LAYOUTS)})")
     limit = -2 if size == 3 else -3
-    extra = ((-2, 0), (-1, -1), (0, -2)) if name == "steere" or (name == "gnd" and size == 5) else ()
-    if name not in ("gnd", "steere"):
-        raise ValueError(f"unknown Dodo layout {name!r} (known: gnd, steere)")
+    extra = ((-2, 0), (-1, -1), (0, -2)) if layout == "steere" or (layout == "gnd" and size == 5) else ()
     red = [c for c in g.cells if c[0] + c[1] <= limit] + [c for c in extra if c in g.index]
     cells = {c: RED for c in red}
     cells.update({(-q, -r): BLUE for q, r in red})

@@ -17,7 +17,7 @@ from search.budget import Budget
 
 from ..cmdline import count, players_text, positive
 from ..players import make_player
-from .games import rules as rules_of
+from .entry import rules as rules_of
 
 PLIES = {"gopher": (2, 12), "dodo": (2, 20)}
 
@@ -39,7 +39,7 @@ def positions(game: str, size: int) -> list[tuple[str, object]]:
     out = []
     for plies in PLIES[game]:
         for _ in range(100):  # random games can end early on small boards: try other seeds
-            state = rules.start(size) if game == "gopher" else rules.layout(size)
+            state = rules.start(size)
             for _ in range(plies):
                 if state.is_terminal():
                     break

@@ -8,8 +8,8 @@ per game, `strategy(env, state, player, time_left) -> (env, action)` on every tu
 with the same state after an HTTP 310) and `final_result(state, score, winner)` at the end
 (docs/protocols/gnd.md section 3).  States are lists of ((q, r), 0|1|2) pairs; actions are
 a cell for Gopher and a (from, to) pair of cells for Dodo.  The search runs in this
-process (the official client is synchronous).  The player is the default of the game
-and size, or the one named in $BOTS_PLAYER ("mcts" or "alphabeta:max_depth=8").
+process (the official client is synchronous).  The player is the game's default
+(bots.registry), or the one named in $BOTS_PLAYER ("mcts" or "alphabeta:max_depth=8").
 """
 
 from __future__ import annotations
@@ -22,9 +22,10 @@ import structlog
 
 from search.budget import Budget
 
+from .. import registry
 from ..log import ensure_configured
 from ..players import make_player, parse_spec
-from .games import default_player, rules
+from .entry import rules
 from .players import quick_move
 from ..clock import move_seconds
 
@@ -46,10 +47,10 @@ class Environment:
     refused: set = field(default_factory=set)
 
 
-def _player_from_env(game: str, size: int) -> Any:
+def _player_from_env(game: str) -> Any:
     spec = os.environ.get("BOTS_PLAYER", "").strip()
     if not spec:
-        return make_player(game, default_player(game, size))
+        return make_player(game, registry.get(game).default_player)
     return make_player(game, *parse_spec(spec))
 
 
@@ -57,7 +58,7 @@ def initialize(game: str, state: list, player: int, hex_size: int, total_time: f
     ensure_configured()  # logs to stderr: stdout belongs to the course's client
     game = str(game).lower()
     rules(game)  # an unknown game fails here, with the known ones named
-    env = Environment(game, int(hex_size), int(player), _player_from_env(game, int(hex_size)), float(total_time))
+    env = Environment(game, int(hex_size), int(player), _player_from_env(game), float(total_time))
     log.info("game starts", game=game, size=env.size, player=env.us, clock=env.total_time,
              bots_player=type(env.player).__name__)
     return env

@@ -6,7 +6,7 @@ up, (1,0) up-right and (0,1) up-left; red starts at the bottom in Dodo.
 
 from __future__ import annotations
 
-from ..hexgrid import BLUE, RED, HexState
+from .hexagon import BLUE, RED, HexState
 
 GLYPH = {0: "·", RED: "R", BLUE: "B"}
 ANSI = {RED: "\033[1;31m", BLUE: "\033[1;34m"}

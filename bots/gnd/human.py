@@ -17,7 +17,7 @@ from typing import Any, ClassVar
 
 from protocol.gnd import cell_text
 
-from ..hexgrid import RED, HexState
+from .hexagon import RED, HexState
 from ..human import Person
 
 SHOWN = 24  # legal moves listed under the board when there are at most this many

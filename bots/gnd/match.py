@@ -12,7 +12,8 @@ from .. import cmdline
 from ..cmdline import UsageFailure, checked_player, count, nonnegative, player_spec, positive
 from ..human import is_person
 from ..matches import Side, Watch
-from .commands import CLOCK, LAYOUTS
+from .commands import CLOCK
+from .entry import rules
 
 ENGINES = ""  # only our players
 SETUP = "board"  # what a setup is called in the report
@@ -26,8 +27,9 @@ def add_arguments(p: argparse.ArgumentParser, game: str) -> None:
     p.add_argument("--time", type=positive, default=None,
                    help=f"each player's clock per game (the tournament's / 10: {CLOCK[game] / 10:g}; give a person "
                         "more, e.g. 600)")
-    if game == "dodo":
-        p.add_argument("--layout", default="gnd", help=f"the starting layout, {LAYOUTS} (gnd)")
+    layouts = rules(game).LAYOUTS
+    if layouts:
+        p.add_argument("--layout", choices=layouts, default=layouts[0], help=f"the starting layout ({layouts[0]})")
     p.add_argument("--overhead", type=nonnegative, default=0.1, help="seconds kept back per move (0.1)")
 
 

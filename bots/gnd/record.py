@@ -12,8 +12,8 @@ from typing import Any
 
 from protocol import gnd
 
-from ..hexgrid import BLUE, RED
-from .games import RULES
+from .entry import names, rules
+from .hexagon import BLUE, RED
 
 SEATS = {RED: "red", BLUE: "blue"}
 COLOURS = {0: "#f3f0e6", RED: "#d32f2f", BLUE: "#1565c0"}
@@ -21,7 +21,7 @@ COLOURS = {0: "#f3f0e6", RED: "#d32f2f", BLUE: "#1565c0"}
 
 def _game(state: Any) -> str:
     """The gnd game whose rules made `state`."""
-    return next(name for name, rules in RULES.items() if isinstance(state, rules.State))
+    return next(name for name in names() if isinstance(state, rules(name).State))
 
 
 def position(state: Any) -> dict:
@@ -35,7 +35,7 @@ def state_of(game: str, data: Any) -> Any:
     seats = {v: k for k, v in SEATS.items()}
     try:
         cells = {(int(q), int(r)): int(v) for q, r, v in data["cells"]}
-        return RULES[game].State.from_cells(int(data["size"]), cells, seats[data["to_move"]])
+        return rules(game).State.from_cells(int(data["size"]), cells, seats[data["to_move"]])
     except (KeyError, TypeError) as exc:
         raise ValueError(f"not a {game} position ({type(exc).__name__}: {exc})") from None
 

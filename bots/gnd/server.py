@@ -43,14 +43,14 @@ from typing import Any, Callable
 import structlog
 from aiohttp import web
 
+from protocol.errors import IllegalMove
 from protocol.gnd import (
     BLUE, GAME_NAMES, ILLEGAL_ACTION, RED, ProtocolError, Request, Turn, decode_action,
     encode_action, game_number, grid_pairs, turn_json,
 )
 
 from .. import records
-from ..dodo import rules as dodo_rules
-from ..gopher import rules as gopher_rules
+from .entry import rules
 from .record import position
 
 log = structlog.get_logger("bots.gnd.server")
@@ -69,7 +69,7 @@ class ServerConfig:
     time: float  # each player's chess clock, seconds
     random: bool = False  # pair every client with the built-in random player
     rcolor: str | None = None  # the random player's colour; None alternates, blue first
-    layout: str = "gnd"  # Dodo starting layout (bots.dodo.rules.layout)
+    layout: str = "gnd"  # the starting layout, for a game whose rules have LAYOUTS (Dodo)
     seed: int | None = None
     penalty: float = 0.0  # seconds taken from the offender's clock per illegal action
     games: int = 0  # 0 = unlimited; else no pairing after that many games
@@ -84,9 +84,7 @@ class ServerConfig:
 
     def initial(self):
         """The starting State of every game."""
-        if self.game == "gopher":
-            return gopher_rules.start(self.size)
-        return dodo_rules.layout(self.size, self.layout)
+        return rules(self.game).start(self.size, self.layout)
 
 
 def _random_token(length: int) -> str:
@@ -391,7 +389,7 @@ class GndServer:
         try:
             action = decode_action(self.game, action_strings)
             match.state.check(action)
-        except (ProtocolError, gopher_rules.IllegalMove, dodo_rules.IllegalMove) as exc:
+        except (ProtocolError, IllegalMove) as exc:
             self._illegal(match, player, action_strings, str(exc), now)
         match.state = match.state.play(action)
         match.plies += 1
@@ -484,7 +482,8 @@ class GndServer:
             "moves": [list(m) for m in match.moves],
             "players": {"red": match.name(RED), "blue": match.name(BLUE)},
         }
-        setup = {"name": str(self.config.size) + (f"-{self.config.layout}" if self.config.game == "dodo" else ""),
+        layouts = rules(self.config.game).LAYOUTS
+        setup = {"name": str(self.config.size) + (f"-{self.config.layout}" if layouts else ""),
                  "size": self.config.size, "layout": self.config.layout}
         record = records.stamp(record, self.config.game, setup, position(self._initial), match.turns, records.SERVER)
         log.info("game over", match=match.token, winner=_COLOUR[winner], winner_name=record["winner_name"],

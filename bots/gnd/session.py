@@ -29,7 +29,7 @@ import structlog
 from protocol import gnd
 from search.budget import Budget
 
-from .. import fields, records
+from .. import fields, records, registry
 from ..backoff import Backoff
 from ..clock import Overhead, move_seconds
 from ..clock import limit as overrun_limit
@@ -37,7 +37,7 @@ from ..decide import decide
 from ..players import make_player
 from ..runner import SearchRunner
 from ..session import Client, GarbageGuard, Refused
-from . import games
+from .entry import rules as rules_of
 from .record import SEATS, position
 
 CONNECT_TIMEOUT = 10.0
@@ -52,7 +52,7 @@ class GndBot:
     group: int = 0
     members: str = "bots"
     password: str = field(default="", repr=False)
-    player: str | None = None  # None: the default player of the game and size
+    player: str | None = None  # None: the default player (bots.registry) of the game the server sends
     params: tuple = ()  # sorted (key, value) pairs
     games: int = 1  # games to play; 0 plays forever
     overhead: float = 0.1  # seconds kept back per move for the network and JSON handling
@@ -93,7 +93,7 @@ def bot_from_table(table: dict, where: str) -> GndBot:
     player = fields.get(table, "player", str, where, None)
     params = fields.params(table, where)
     if params and player is None:
-        raise fields.SettingsError(f"{where}: params need a player (the default player depends on the board size)")
+        raise fields.SettingsError(f"{where}: params need a player (they are its options)")
     return GndBot(
         game=game,
         name=fields.get(table, "name", str, where),
@@ -213,9 +213,9 @@ class _Gnd(Client):
 async def _game(bot: GndBot, client: _Http, runner: SearchRunner, turn: gnd.Turn,
                 arrived: float, on_state: Callable | None, log: Any) -> dict:
     name = gnd.game_name(turn.game)
-    rules = games.rules(name)
+    rules = rules_of(name)
     us = turn.player
-    player = bot.player if bot.player and name == bot.game else games.default_player(name, turn.size)
+    player = bot.player if bot.player and name == bot.game else registry.get(name).default_player
     params = bot.params if player == bot.player else ()
     glog = log.bind(match=turn.match_token, colour="red" if us == gnd.RED else "blue", size=turn.size, player=player)
     glog.info("match started", clock=round(turn.clocktime, 3))
@@ -293,7 +293,7 @@ def end_reason(game: str, turn: gnd.Turn, us: int, previous: Any) -> str:
         if to_move != stuck:
             return "time"
     try:
-        final = games.rules(game).State.from_cells(turn.size, cells, stuck)
+        final = rules_of(game).State.from_cells(turn.size, cells, stuck)
     except ValueError:
         return "unknown"
     return "no legal move" if final.is_terminal() else "time"

@@ -2,4 +2,5 @@
 
 from ..gnd.entry import entry
 
-GAME = entry("gopher", "start", "Gopher on the course's gnd HTTP server")
+# alphabeta: the strongest Gopher player as measured by `bots arena` (README, Benchmarks)
+GAME = entry("gopher", "Gopher on the course's gnd HTTP server", player="alphabeta")

@@ -11,7 +11,7 @@ import random
 
 from protocol.errors import IllegalMove
 
-from ..hexgrid import BLUE, RED, Cell, HexState, as_cell, bits, expected_moves, grid
+from ..gnd.hexagon import BLUE, RED, Cell, HexState, as_cell, bits, expected_moves, grid
 
 
 def legal_mask(state: HexState, player: int | None = None) -> int:
@@ -78,7 +78,12 @@ class State(HexState):
         return expected_moves(Position(self))
 
 
-def start(size: int) -> State:
+LAYOUTS: tuple[str, ...] = ()  # Gopher has one start, the empty board (Dodo has layouts)
+
+
+def start(size: int, layout: str = "gnd") -> State:
+    """The empty board of side `size`; `layout`, Dodo's choice of starting checkers (our server
+    takes one for either gnd game), changes nothing here."""
     grid(size)  # checks the size
     return State(size, 0, 0, RED)
 

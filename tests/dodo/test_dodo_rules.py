@@ -6,8 +6,8 @@ import random
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from bots.dodo.rules import FORWARD, IllegalMove, Position, State, layout, mobility
-from bots.hexgrid import BLUE, RED, grid
+from bots.dodo.rules import FORWARD, IllegalMove, Position, State, mobility, start
+from bots.gnd.hexagon import BLUE, RED, grid
 
 SEEDS = st.integers(min_value=0, max_value=2 ** 32 - 1)
 RED_DIRS = {(1, 1), (1, 0), (0, 1)}
@@ -60,7 +60,7 @@ def snapshot(pos):
 
 @pytest.mark.parametrize("n, count", [(4, 10), (5, 22), (6, 32)])
 def test_gnd_layout_counts_and_mirror(n, count):
-    s = layout(n, "gnd")
+    s = start(n, "gnd")
     assert s.red.bit_count() == s.blue.bit_count() == count
     assert s.to_move == RED and s.red & s.blue == 0
     cells = s.cells()
@@ -72,14 +72,14 @@ def test_gnd_layout_counts_and_mirror(n, count):
 
 
 def test_gnd_layout_shapes():
-    red4 = {c for c, v in layout(4).cells().items() if v == RED}
+    red4 = {c for c, v in start(4).cells().items() if v == RED}
     assert red4 == {c for c in grid(4).cells if c[0] + c[1] <= -3}
-    red5 = {c for c, v in layout(5).cells().items() if v == RED}
+    red5 = {c for c, v in start(5).cells().items() if v == RED}
     assert red5 == {c for c in grid(5).cells if c[0] + c[1] <= -3} | {(-2, 0), (-1, -1), (0, -2)}
     assert (-3, 1) not in red5 and (1, -3) not in red5
-    assert layout(4, "steere").red.bit_count() == 13
+    assert start(4, "steere").red.bit_count() == 13
     with pytest.raises(ValueError, match="unknown Dodo layout"):
-        layout(4, "nope")
+        start(4, "nope")
 
 
 # -- moves -------------------------------------------------------------------------------
@@ -179,10 +179,10 @@ def test_check_accepts_lists_as_cells():
 
 
 def test_play_returns_new_state_and_leaves_old_unchanged():
-    s0 = layout(4)
+    s0 = start(4)
     m = s0.legal_moves()[0]
     s1 = s0.play(m)
-    assert s0 == layout(4)
+    assert s0 == start(4)
     assert isinstance(s1, State) and s1 is not s0
     assert s1.at(m[0]) == 0 and s1.at(m[1]) == RED and s1.to_move == BLUE
     assert s1.blue == s0.blue and s1.red.bit_count() == s0.red.bit_count()
@@ -209,7 +209,7 @@ def test_side_to_move_without_a_move_wins():
 @given(SEEDS, st.sampled_from([3, 4, 5, 6]))
 def test_games_terminate_with_monotone_progress(seed, n):
     rng = random.Random(seed)
-    s = layout(n)
+    s = start(n)
     # each checker can gain at most 2(N-1) - (q+r) progress, and every move gains 1 or 2
     budget = sum(2 * (n - 1) - (q + r) for (q, r), v in s.cells().items() if v == RED)
     budget += sum(2 * (n - 1) + (q + r) for (q, r), v in s.cells().items() if v == BLUE)
@@ -230,7 +230,7 @@ def test_games_terminate_with_monotone_progress(seed, n):
 @given(SEEDS, st.sampled_from([4, 5, 6]))
 def test_position_agrees_with_state_and_undo_restores(seed, n):
     rng = random.Random(seed)
-    s = layout(n)
+    s = start(n)
     pos = Position(s)
     trail = [snapshot(pos)]
     while True:
@@ -251,14 +251,14 @@ def test_position_agrees_with_state_and_undo_restores(seed, n):
     while pos.history:
         assert snapshot(pos) == trail[len(pos.history)]
         pos.undo()
-    assert snapshot(pos) == trail[0] == snapshot(Position(layout(n)))
+    assert snapshot(pos) == trail[0] == snapshot(Position(start(n)))
 
 
 @settings(max_examples=20, deadline=None)
 @given(SEEDS, st.sampled_from([4, 5, 6]))
 def test_key_folds_the_mirror_only(seed, n):
     rng = random.Random(seed)
-    states = random_game(layout(n), rng)
+    states = random_game(start(n), rng)
     for s in (states[0], states[rng.randrange(len(states))], states[-1]):
         m = mirror(s)
         k = Position(s).key()
@@ -286,7 +286,7 @@ def test_key_differs_for_point_mirror_without_colour_swap():
 
 def test_position_mirror_symmetry_index():
     g = grid(5)
-    pos = Position(layout(5))
+    pos = Position(start(5))
     t = g.symmetries[pos.sym]
     assert all(t[g.index[c]] == g.index[(c[1], c[0])] for c in g.cells)
 
@@ -295,7 +295,7 @@ def test_position_mirror_symmetry_index():
 @given(SEEDS, st.sampled_from([3, 4, 5, 6]))
 def test_playout_leaves_position_unchanged(seed, n):
     rng = random.Random(seed)
-    states = random_game(layout(n), rng)
+    states = random_game(start(n), rng)
     for s in (states[0], states[len(states) // 2], states[-1]):
         pos = Position(s)
         before = snapshot(pos)
@@ -327,7 +327,7 @@ def outcomes(s, memo, budget=3000):
 @given(SEEDS)
 def test_playout_result_is_a_reachable_outcome(seed):
     rng = random.Random(seed)
-    states = random_game(layout(3), rng)
+    states = random_game(start(3), rng)
     memo = {}
     for s in reversed(states[-8:]):  # from the end back: small trees first
         try:
@@ -341,7 +341,7 @@ def test_playout_result_is_a_reachable_outcome(seed):
 
 def test_evaluate_in_range():
     rng = random.Random(5)
-    for s in random_game(layout(5), rng):
+    for s in random_game(start(5), rng):
         v = Position(s).evaluate()
         assert -1 < v < 1
 
@@ -351,7 +351,7 @@ def test_evaluate_in_range():
 def test_expected_moves_positive():
     rng = random.Random(11)
     for n in (3, 4, 5, 6):
-        states = random_game(layout(n), rng)
+        states = random_game(start(n), rng)
         for s in (states[0], states[1], states[len(states) // 2], states[-1]):
             e = s.expected_moves()
             assert isinstance(e, float) and e > 0

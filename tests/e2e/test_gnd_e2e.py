@@ -30,7 +30,7 @@ def rules_of(game: str):
 
 def replay(record: dict):
     game = gnd.game_number(record["game"])
-    state = rules_of(record["game"]).start(record["size"]) if game == gnd.GOPHER else dodo_rules.layout(record["size"])
+    state = rules_of(record["game"]).start(record["size"])
     for strings in record["moves"]:
         state = state.play(gnd.decode_action(game, strings))  # raises if any move was illegal
     return state

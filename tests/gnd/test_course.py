@@ -49,7 +49,7 @@ def play_game(game: str, size: int, us: int, seed: int) -> tuple[int, int]:
     """A whole game: our callbacks as `us`, a random opponent; (winner, our moves)."""
     rules = RULES[game]
     rng = random.Random(seed)
-    state = rules.start(size) if game == "gopher" else rules.layout(size)
+    state = rules.start(size)
     env = course.initialize(game, official_state(state), us, size, 18.0)
     moves = 0
     while not state.is_terminal():
@@ -78,7 +78,7 @@ def test_whole_games_against_random(game, size, us):
 @pytest.mark.parametrize(("game", "size"), [("gopher", 4), ("dodo", 4)])
 def test_same_state_again_after_a_310_gets_another_action(game, size):
     rules = RULES[game]
-    state = rules.start(size) if game == "gopher" else rules.layout(size)
+    state = rules.start(size)
     rng = random.Random(3)
     for _ in range(3):
         state = state.play(rng.choice(state.legal_moves()))
@@ -143,7 +143,7 @@ def test_unknown_game_names_the_known_ones(name):
 
 
 def test_game_name_is_case_insensitive():
-    env = course.initialize("Dodo", official_state(dodo_rules.layout(4)), 2, 4, 18.0)
+    env = course.initialize("Dodo", official_state(dodo_rules.start(4)), 2, 4, 18.0)
     assert env.game == "dodo" and env.us == 2
 
 

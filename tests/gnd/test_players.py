@@ -24,7 +24,7 @@ def positions(game: str, size: int, count: int, seed: int, max_plies: int = 30) 
     rng = random.Random(seed)
     out = []
     while len(out) < count:
-        s = rules.start(size) if game == "gopher" else rules.layout(size)
+        s = rules.start(size)
         for _ in range(rng.randint(0, max_plies)):
             if s.is_terminal():
                 break
@@ -114,7 +114,7 @@ def test_book_move_table():
     assert gopher_rules.book_move(gopher_rules.start(6)) is None  # even and unsolved: no book
     blue_to_move = gopher_rules.start(5).play((0, 0))
     assert gopher_rules.book_move(blue_to_move) is None  # Edwards is Red's strategy
-    assert dodo_rules.book_move(dodo_rules.layout(4)) is None
+    assert dodo_rules.book_move(dodo_rules.start(4)) is None
 
 
 @pytest.mark.parametrize("size", [3, 5, 7])

@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from bots.gopher.rules import IllegalMove, Position, State, legal_mask, start
-from bots.hexgrid import BLUE, DIRECTIONS, RED, grid
+from bots.gnd.hexagon import BLUE, DIRECTIONS, RED, grid
 
 SEEDS = st.integers(min_value=0, max_value=2 ** 32 - 1)
 SIZES = st.sampled_from([3, 4, 5, 6])

@@ -35,7 +35,7 @@ def random_positions(game: str, size: int, lo: int, hi: int, count: int, seed: i
     rng = random.Random(seed)
     out = []
     while len(out) < count:
-        s = rules.start(size) if game == "gopher" else rules.layout(size)
+        s = rules.start(size)
         for _ in range(rng.randint(lo, hi)):
             if s.is_terminal():
                 break
@@ -51,7 +51,7 @@ def endgames(game: str, size: int, count: int, seed: int) -> list:
     rng = random.Random(seed)
     out = []
     while len(out) < count:
-        s = rules.start(size) if game == "gopher" else rules.layout(size)
+        s = rules.start(size)
         history = [s]
         while not s.is_terminal():
             s = s.play(rng.choice(s.legal_moves()))
@@ -173,7 +173,7 @@ def test_terminal_root():
         s = s.play(rng.choice(s.legal_moves()))
     r = mcts.search(gopher_rules.Position(s), Budget(0.1))
     assert r.move is None and r.value == 0.0
-    d = dodo_rules.layout(3)
+    d = dodo_rules.start(3)
     while not d.is_terminal():
         d = d.play(rng.choice(d.legal_moves()))
     r = mcts.search(dodo_rules.Position(d), Budget(0.1))

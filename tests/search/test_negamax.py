@@ -74,7 +74,7 @@ def dodo_endgames(size: int, count: int, seed: int, brute: Brute, cap: int = 300
     for _ in range(count * 20):
         if len(out) == count:
             break
-        s = dodo_rules.layout(size)
+        s = dodo_rules.start(size)
         history = [s]
         while not s.is_terminal():
             s = s.play(rng.choice(s.legal_moves()))
@@ -160,7 +160,7 @@ def test_solve_terminal_positions():
     while not g.is_terminal():
         g = g.play(rng.choice(g.legal_moves()))
     assert negamax.solve(gopher_rules.Position(g), time.monotonic() + 1, {})[0] == -1
-    d = dodo_rules.layout(3)
+    d = dodo_rules.start(3)
     while not d.is_terminal():
         d = d.play(rng.choice(d.legal_moves()))
     assert negamax.solve(dodo_rules.Position(d), time.monotonic() + 1, {})[0] == 1
@@ -236,8 +236,8 @@ def test_search_proves_wins_and_losses(game, size, positions, brute):
 @pytest.mark.parametrize(("game", "state"), [
     ("gopher", gopher_positions(6, 4, 4, 1, 11)[0]),
     ("gopher", gopher_positions(7, 1, 1, 1, 12)[0]),
-    ("dodo", dodo_rules.layout(6)),
-    ("dodo", dodo_rules.layout(5)),
+    ("dodo", dodo_rules.start(6)),
+    ("dodo", dodo_rules.start(5)),
 ])
 def test_search_returns_a_legal_move_within_budget(game, state):
     rules = GAMES[game]
@@ -290,7 +290,7 @@ def test_search_on_a_terminal_position():
         s = s.play(rng.choice(s.legal_moves()))
     r = negamax.search(gopher_rules.Position(s), Budget(1.0))
     assert r.move is None and r.value == -WIN
-    d = dodo_rules.layout(3)
+    d = dodo_rules.start(3)
     while not d.is_terminal():
         d = d.play(rng.choice(d.legal_moves()))
     r = negamax.search(dodo_rules.Position(d), Budget(1.0))

@@ -1,11 +1,11 @@
-"""The gnd hexagon (bots/hexgrid.py), checked against docs/protocols/gnd.md section 7."""
+"""The gnd hexagon (bots/gnd/hexagon.py), checked against docs/protocols/gnd.md section 7."""
 
 import pickle
 
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from bots.hexgrid import BLUE, DIRECTIONS, RED, Grid, HexState, bits, grid
+from bots.gnd.hexagon import BLUE, DIRECTIONS, RED, Grid, HexState, bits, grid
 
 SIX = {(1, 0), (0, 1), (1, 1), (-1, 0), (0, -1), (-1, -1)}
 FAST = settings(max_examples=40, deadline=None)
