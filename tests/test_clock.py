@@ -1,8 +1,10 @@
-"""bots.clock, the time manager of every game with a clock for the whole game: it spends the
+"""bots.clock, the time manager of every game: on a clock for the whole game it spends the
 clock (issue 11: Go at 10 s per side thought 0.05 s a move and ended with 9 s unused), never
 runs it out, and learns what a move costs besides thinking from the server's clock.  Also the
 clock model Go's GTP engine and Hex's HTP engine share (issue 28): time settings, readings,
-our moves, the budget from a clock, and the 2 s default."""
+our moves, the budget from a clock, and the 2 s default.  And `budget`, the one budget
+function every session, engine and drop-in calls (issue 29 item 4): the budgets of every
+mode pinned to their figures, and every caller's budget counted from the request's arrival."""
 
 from __future__ import annotations
 
@@ -14,18 +16,33 @@ from bots.clock import (
     DEFAULT_SECONDS,
     MAX_SHARE,
     MIN_SECONDS,
+    NETWORK_MARGIN,
     OVERHEAD,
+    OVERRUN,
     RESERVE,
+    Clock,
     Overhead,
     TimeSettings,
     after_move,
-    clock_seconds,
-    move_seconds,
+    budget,
     read_clock,
     start_clock,
 )
 from bots.go.board import empty
-from bots.go.clock import move_seconds as go_move_seconds
+from bots.go.clock import moves_left as go_moves_left
+
+
+def move_seconds(time_left: float, moves_left: float, overhead: float = OVERHEAD, floor: float = MIN_SECONDS) -> float:
+    """The seconds `budget` plans on a game clock (sudden death or main time)."""
+    return budget(arrived=0.0, time_left=time_left, moves_left=moves_left, overhead=overhead, floor=floor).seconds
+
+
+def clock_seconds(settings: TimeSettings | None, clock: Clock | None, moves_left: float,
+                  overhead: float = OVERHEAD) -> float:
+    """The seconds `budget` plans with a GTP engine's `clock` under `settings`."""
+    left, stones = clock if clock is not None else (None, 0)
+    return budget(arrived=0.0, time_left=left, stones=stones, settings=settings, moves_left=moves_left,
+                  overhead=overhead).seconds
 
 
 def simulate(main_time: float, own_moves: int, estimate, latency: float, gift: float, overhead: Overhead,
@@ -94,19 +111,15 @@ def test_overhead_follows_the_clock_and_stays_in_bounds():
     assert o2.value == o2.low
 
 
-def test_go_uses_the_shared_manager():
-    s = empty(9)
-    assert go_move_seconds(s, time_left=10.0, overhead=0.0) == move_seconds(10.0, 81 * 0.45, 0.0)
-    assert go_move_seconds(s, per_move=2.0, time_left=10.0) == pytest.approx(2.0 - 0.1)  # per move wins
+def test_go_estimates_its_moves_left_from_the_empty_points():
+    assert go_moves_left(empty(9)) == pytest.approx(81 * 0.45)
+    assert go_moves_left(empty(3)) == pytest.approx(20 * 0.45)  # counting at least 20 empty points
 
 
 # -- the clock model of the GTP dialects (Go's GTP engine, Hex's HTP engine) -------------------------
 
 def test_the_default_is_two_seconds_a_move_and_lives_here():
-    from bots.go import clock as go_clock
-
     assert DEFAULT_SECONDS == 2.0
-    assert go_clock.DEFAULT_SECONDS is DEFAULT_SECONDS  # Go's name for the same constant
     assert clock_seconds(None, None, 30.0) == pytest.approx(DEFAULT_SECONDS - OVERHEAD)
     assert clock_seconds(TimeSettings(0.0, 60.0, 0), None, 30.0) == clock_seconds(None, None, 30.0)
     assert clock_seconds(None, None, 30.0, overhead=0.5) == pytest.approx(1.5)
@@ -202,14 +215,14 @@ def test_a_canadian_game_never_runs_out(main_time, byo_time, byo_stones, latency
 
 
 def test_an_overrunning_search_is_waited_for_until_the_servers_deadline_less_a_margin():
-    """Issue 28 item 8: the runner gives a search that overran its plan until clock.limit."""
-    from bots.clock import NETWORK_MARGIN, OVERRUN, limit
-
-    assert limit(1.7, per_move=2.0) == pytest.approx(2.0 - NETWORK_MARGIN)  # Twilight: 1.9 s, not 1.8
-    assert limit(1.95, per_move=2.0) == 1.95  # never less than the plan
-    assert limit(2.0, time_left=60.0) == OVERRUN * 2.0  # a game clock: at most twice the plan
-    assert limit(2.0, time_left=3.0) == pytest.approx(3.0 - NETWORK_MARGIN)  # never the whole clock
-    assert limit(2.0) is None  # no deadline known: the runner's grace
+    """Issue 28 item 8: the runner gives a search that overran its plan until Budget.limit."""
+    assert budget(arrived=0.0, per_move=2.0, overhead=0.3).limit == pytest.approx(2.0 - NETWORK_MARGIN)  # not 1.7
+    assert budget(arrived=0.0, per_move=2.0, overhead=0.05).limit == 1.95  # never less than the plan
+    sixty = budget(arrived=0.0, time_left=60.0, moves_left=30.0)
+    assert sixty.limit == OVERRUN * sixty.seconds  # a game clock: at most twice the plan
+    main = budget(arrived=0.0, time_left=3.0, settings=TimeSettings(3.0, 20.0, 10))  # 1.9 s, the byo-yomi rate
+    assert main.seconds == pytest.approx(1.9) and main.limit == pytest.approx(3.0 - NETWORK_MARGIN)  # not the whole clock
+    assert budget(arrived=0.0).limit is None  # no deadline known: the runner's grace
 
 
 def test_a_gtp_clock_gives_the_move_limit_of_its_period():
@@ -224,3 +237,48 @@ def test_a_gtp_clock_gives_the_move_limit_of_its_period():
     engine.set_time(TimeSettings(600.0, 0.0, 0))  # absolute
     planned = engine.move_budget(BLACK, engine.state)[0]
     assert engine.move_limit(BLACK, planned) == pytest.approx(2 * planned)
+
+
+# -- one budget function for every mode (issue 29 item 4) ------------------------------------------
+# The figures are those the eight budget sites computed before they all called `budget`.
+
+ARRIVED = 5000.0  # a monotonic reading: `budget` reads no clock, it counts from the arrival it is given
+
+
+def pinned(b, seconds: float, limit: float | None) -> None:
+    assert b.start == ARRIVED
+    assert b.seconds == pytest.approx(seconds, abs=1e-12)
+    assert b.limit is None if limit is None else b.limit == pytest.approx(limit, abs=1e-12)
+
+
+def test_twilight_per_move():
+    """The server's 2 s a move less the configured 0.3 s, waited for until 1.9 s."""
+    from bots.twilight.session import TwilightBot
+
+    bot = TwilightBot(name="us", port=1)
+    assert (bot.move_time, bot.overhead) == (2.0, 0.3)
+    pinned(budget(arrived=ARRIVED, per_move=bot.move_time, overhead=bot.overhead, floor=0.0), 1.7, 1.9)
+    pinned(budget(arrived=ARRIVED, per_move=0.5, overhead=0.48, floor=0.0), 0.02, 0.4)  # no floor: as configured
+
+
+def test_gnd_game_clock():
+    """60 s on gnd's clock, 20 moves expected, 0.1 s overhead: 60 * 0.95 / 20 - 0.1."""
+    pinned(budget(arrived=ARRIVED, time_left=60.0, moves_left=20.0, overhead=0.1), 2.75, 5.5)
+    pinned(budget(arrived=ARRIVED, time_left=0.4, moves_left=5.0, overhead=0.1), MIN_SECONDS, 2 * MIN_SECONDS)
+
+
+def test_cgos_game_clock_with_the_time_given_back():
+    """CGOS gives 0.25 s back per move: the learned overhead is negative and adds to the plan."""
+    moves = go_moves_left(empty(9))
+    pinned(budget(arrived=ARRIVED, time_left=10.0, moves_left=moves, overhead=-0.23),
+           0.4906310013717421, 0.9812620027434842)
+    pinned(budget(arrived=ARRIVED, time_left=300.0, moves_left=moves, overhead=0.2),  # the first move: 0.2 s
+           7.618930041152263, 15.237860082304525)
+
+
+def test_caps_only_lower_a_clocks_plan():
+    caps = ((10.0, 0.05), (60.0, 0.5))
+    assert budget(arrived=0.0, time_left=9.0, moves_left=1.0, caps=caps).seconds == 0.05  # both apply: the least
+    assert budget(arrived=0.0, time_left=59.0, moves_left=100.0, caps=caps).seconds == \
+        budget(arrived=0.0, time_left=59.0, moves_left=100.0).seconds  # already below 0.5
+    assert budget(arrived=0.0, per_move=2.0, time_left=5.0, caps=caps).seconds == pytest.approx(1.9)  # per move wins
