@@ -8,7 +8,12 @@ mode pinned to their figures, and every caller's budget counted from the request
 
 from __future__ import annotations
 
+import asyncio
+import time
+from types import SimpleNamespace
+
 import pytest
+import structlog
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -282,3 +287,84 @@ def test_caps_only_lower_a_clocks_plan():
     assert budget(arrived=0.0, time_left=59.0, moves_left=100.0, caps=caps).seconds == \
         budget(arrived=0.0, time_left=59.0, moves_left=100.0).seconds  # already below 0.5
     assert budget(arrived=0.0, per_move=2.0, time_left=5.0, caps=caps).seconds == pytest.approx(1.9)  # per move wins
+
+
+# -- every caller counts its budget from the request's arrival -------------------------------------
+# Something slow is put between the arrival and the budget (DELAY seconds); the player must find
+# DELAY less of its budget left: a budget counted from its own making would show it all.
+
+DELAY = 0.2
+
+
+class Seen:
+    """How much of each budget a player was given was already gone when it got it."""
+
+    def __init__(self) -> None:
+        self.gone: list[float] = []
+
+    def budget(self, b) -> None:
+        self.gone.append(b.seconds - b.remaining())
+
+    def check(self) -> None:
+        assert self.gone and min(self.gone) >= DELAY, self.gone
+
+
+def slow(fn):
+    """`fn`, DELAY seconds late."""
+    def late(*args, **kwargs):
+        time.sleep(DELAY)
+        return fn(*args, **kwargs)
+    return late
+
+
+def spying(seen: Seen, real=None, move=None):
+    """A stand-in for bots.decide.decide: notes the budget (argument 5), then decides for real
+    or answers `move(state)`."""
+    async def decide(*args, **kwargs):
+        seen.budget(args[5])
+        if real is not None:
+            return await real(*args, **kwargs)
+        return move(args[4]), None
+    return decide
+
+
+async def test_twilight_counts_from_the_upd(monkeypatch, runner):
+    from bots.twilight import session
+    from bots.twilight.rules import Species, State
+    from tests.twilight.test_game_ends import end_and_bye, one_ply
+
+    seen = Seen()
+    monkeypatch.setattr(session, "decide", spying(seen, session.decide))
+    monkeypatch.setattr(session, "_apply", slow(session._apply))  # after the UPD arrived
+    await one_ply(runner, State(5, 5, (), ((1, 1, 9),), ((2, 2, 6),)), Species.VAMPIRES, end_and_bye)
+    seen.check()
+
+
+async def test_gnd_counts_from_the_servers_answer(monkeypatch, serve, runner):
+    from bots.gnd import session
+
+    seen = Seen()
+    monkeypatch.setattr(session, "decide", spying(seen, session.decide))
+    _, url = await serve(game="gopher", size=3, time=30.0, random=True, rcolor="blue", seed=5)
+    bot = session.GndBot(game="gopher", server=url, group=7, members="us", password="pw", player="random")
+    await asyncio.wait_for(session.play(bot, runner, on_state=lambda state: time.sleep(DELAY)), 60)
+    seen.check()
+
+
+async def test_cgos_counts_from_the_genmove_line(monkeypatch):
+    from bots.go import cgos_session
+    from bots.go.board import PASS, WHITE
+    from protocol import cgos
+
+    seen = Seen()
+    monkeypatch.setattr(cgos_session, "decide", spying(seen, move=lambda state: PASS))
+
+    async def send(data: bytes) -> None:
+        pass
+
+    log = structlog.get_logger()
+    game = cgos_session._Game(1, WHITE, "alpha-bot", "them", empty(9)._replace(to_move=WHITE), 1, log)
+    bot = cgos_session.CgosBot(name="alpha-bot", host="127.0.0.1", port=1, password="s3cret_Pw.9")
+    ours = SimpleNamespace(game=game, bot=bot, runner=None, log=log, _send=send)
+    await cgos_session._Session._genmove(ours, cgos.Genmove("w", 300.0), time.monotonic() - DELAY)
+    seen.check()
