@@ -9,7 +9,9 @@ mode pinned to their figures, and every caller's budget counted from the request
 from __future__ import annotations
 
 import asyncio
+import random
 import time
+from dataclasses import dataclass
 from types import SimpleNamespace
 
 import pytest
@@ -35,6 +37,7 @@ from bots.clock import (
 )
 from bots.go.board import empty
 from bots.go.clock import moves_left as go_moves_left
+from search.budget import SearchResult
 
 
 def move_seconds(time_left: float, moves_left: float, overhead: float = OVERHEAD, floor: float = MIN_SECONDS) -> float:
@@ -281,6 +284,21 @@ def test_cgos_game_clock_with_the_time_given_back():
            7.618930041152263, 15.237860082304525)
 
 
+@pytest.mark.parametrize("time_left, seconds, mode", [
+    (100.0, 2.506310013717421, "normal"),
+    (50.0, 0.5, "critical"),  # the share would be 1.2 s
+    (5.0, 0.05, "ultra critical"),
+])
+def test_the_course_modes(time_left, seconds, mode):
+    """The course referee's drop-in: the share of its 30-minute clock, capped by the modes."""
+    from bots.go import course
+
+    ours = SimpleNamespace(mode=course.NORMAL)
+    b = course.myPlayer._budget(ours, empty(9), time_left, ARRIVED)
+    assert ours.mode == mode
+    pinned(b, seconds, max(seconds, min(time_left - NETWORK_MARGIN, OVERRUN * seconds)))
+
+
 def test_caps_only_lower_a_clocks_plan():
     caps = ((10.0, 0.05), (60.0, 0.5))
     assert budget(arrived=0.0, time_left=9.0, moves_left=1.0, caps=caps).seconds == 0.05  # both apply: the least
@@ -367,4 +385,40 @@ async def test_cgos_counts_from_the_genmove_line(monkeypatch):
     bot = cgos_session.CgosBot(name="alpha-bot", host="127.0.0.1", port=1, password="s3cret_Pw.9")
     ours = SimpleNamespace(game=game, bot=bot, runner=None, log=log, _send=send)
     await cgos_session._Session._genmove(ours, cgos.Genmove("w", 300.0), time.monotonic() - DELAY)
+    seen.check()
+
+
+def test_the_gnd_course_client_counts_from_strategys_call(monkeypatch):
+    from bots.gnd import course
+    from bots.gopher import rules as gopher_rules
+
+    seen = Seen()
+    start = gopher_rules.start(3)
+    env = course.initialize("gopher", [], 1, 3, 30.0)
+    env.player = SimpleNamespace(choose=lambda state, context, b: (seen.budget(b), SimpleNamespace(move=None))[1])
+    monkeypatch.setattr(course, "rules", slow(course.rules))  # after strategy was called
+    course.strategy(env, list(start.cells().items()), start.to_move, 30.0)
+    seen.check()
+
+
+def test_the_go_course_player_counts_from_get_player_move(monkeypatch):
+    from bots.go import course
+    from bots.go import players as go_players
+
+    seen = Seen()
+
+    @dataclass
+    class Spy:
+        def choose(self, state, context, b):
+            seen.budget(b)
+            return SearchResult(go_players.random_move(state, random.Random(1)))
+
+    monkeypatch.setattr(course, "warm", lambda: None)
+    monkeypatch.setitem(go_players.PLAYERS, "spy", Spy)
+    monkeypatch.setenv("BOTS_PLAYER", "spy")
+    monkeypatch.setenv("BOTS_TOTAL_SECONDS", "100")
+    ours = course.myPlayer()
+    ours.newGame(course.BLACK)
+    ours.time_left = slow(ours.time_left)  # inside getPlayerMove, before the budget
+    ours.getPlayerMove()
     seen.check()
