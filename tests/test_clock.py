@@ -9,6 +9,7 @@ mode pinned to their figures, and every caller's budget counted from the request
 from __future__ import annotations
 
 import asyncio
+import math
 import random
 import time
 from dataclasses import dataclass
@@ -299,6 +300,37 @@ def test_the_course_modes(time_left, seconds, mode):
     pinned(b, seconds, max(seconds, min(time_left - NETWORK_MARGIN, OVERRUN * seconds)))
 
 
+async def test_the_arenas_game_clock_and_pace(monkeypatch):
+    """The arena: a game clock shared over the game's moves left (Go, Hex), or its own per-move
+    pace, all of it thinking, with no deadline (the runner's grace); a person has no pace."""
+    from bots import engine_arena
+    from bots.engine_arena import OurSide
+    from bots.go.arena import GoRules
+    from bots.go.board import PASS
+    from bots.hex.arena import HexRules
+
+    seen = []
+
+    async def decide(runner, game, player, params, state, b, context, **kw):
+        seen.append(b)
+        return (PASS if game == "go" else state.legal_moves()[0]), None
+
+    monkeypatch.setattr(engine_arena, "decide", decide)
+    log = structlog.get_logger()
+    go, hex_ = GoRules(), HexRules()
+    await engine_arena._ask(go, OurSide("a", "random"), go.start(), None, 2.0, 15.0, log, 60.0, arrived=ARRIVED)
+    pinned(seen[-1], 1.4637860082304526, 2.927572016460905)
+    await engine_arena._ask(hex_, OurSide("a", "random"), hex_.start(), None, 2.0, 15.0, log, 60.0, arrived=ARRIVED)
+    pinned(seen[-1], 0.8421487603305785, 1.684297520661157)
+    await engine_arena._ask(go, OurSide("a", "random"), go.start(), None, 2.0, 15.0, log, arrived=ARRIVED)
+    pinned(seen[-1], 2.0, None)
+    await engine_arena._ask(go, OurSide("a", "random"), go.start(), None, 0.01, 15.0, log, arrived=ARRIVED)
+    pinned(seen[-1], 0.01, None)  # no floor under the arena's own pace
+    monkeypatch.setattr(engine_arena, "is_person", lambda game, player: True)
+    await engine_arena._ask(go, OurSide("a", "human"), go.start(), None, 2.0, 15.0, log, arrived=ARRIVED)
+    pinned(seen[-1], math.inf, None)
+
+
 def test_caps_only_lower_a_clocks_plan():
     caps = ((10.0, 0.05), (60.0, 0.5))
     assert budget(arrived=0.0, time_left=9.0, moves_left=1.0, caps=caps).seconds == 0.05  # both apply: the least
@@ -421,4 +453,20 @@ def test_the_go_course_player_counts_from_get_player_move(monkeypatch):
     ours.newGame(course.BLACK)
     ours.time_left = slow(ours.time_left)  # inside getPlayerMove, before the budget
     ours.getPlayerMove()
+    seen.check()
+
+
+async def test_the_arena_counts_from_its_request(monkeypatch):
+    from bots import engine_arena
+    from bots.engine_arena import OurSide
+    from bots.go.arena import GoRules
+    from bots.go.board import PASS
+
+    seen = Seen()
+    monkeypatch.setattr(engine_arena, "decide", spying(seen, move=lambda state: PASS))
+    go, log = GoRules(), structlog.get_logger()
+    await engine_arena._ask(go, OurSide("a", "random"), go.start(), None, 2.0, 15.0, log, 60.0,
+                            arrived=time.monotonic() - DELAY)
+    await engine_arena._ask(go, OurSide("a", "random"), go.start(), None, 2.0, 15.0, log,
+                            arrived=time.monotonic() - DELAY)
     seen.check()

@@ -51,7 +51,7 @@ from .board import (
     point_name,
     render,
 )
-from .clock import OVERHEAD, moves_left
+from .clock import moves_left
 
 __all__ = ["DEAD_PLAYOUTS", "Engine", "Failure", "TimeSettings", "dead_stones", "main", "serve"]
 
@@ -103,7 +103,6 @@ class Engine(ClockedEngine):
 
     game = "go"
     colours = (BLACK, WHITE)
-    overhead = OVERHEAD
 
     def __init__(self, runner: SearchRunner | None, player: str = "random", params: tuple = (),
                  superko: str = "positional", log: Any = None) -> None:

@@ -62,10 +62,9 @@ from .board import (
     render,
 )
 
-__all__ = ["Engine", "Failure", "main", "move_time", "moves_left", "serve"]
+__all__ = ["Engine", "Failure", "main", "moves_left", "serve"]
 
 OVERHEAD = clock.OVERHEAD  # seconds kept back per move for the wire and the event loop
-MIN_MOVE = clock.MIN_SECONDS  # seconds: the least one move's budget is
 ANALYZE_COMMANDS = (  # HexGui builds its Analyze menu from these: type/label/command
     "param/Game Param/param_game",
     "plist/All Legal Moves/all_legal_moves %c",
@@ -76,18 +75,11 @@ ANALYZE_COMMANDS = (  # HexGui builds its Analyze menu from these: type/label/co
 _TRUE, _FALSE = ("1", "true", "on", "yes"), ("0", "false", "off", "no")
 
 
-def moves_left(empties: int) -> float:
-    """The moves we may still have to make with `empties` empty cells on the board: about
-    half of them, but never fewer than 10 (so an almost full board does not spend the whole
-    clock on one move)."""
-    return max(10.0, empties / 2)
-
-
-def move_time(time_left: float, empties: int) -> float:
-    """Seconds to think about one move with `time_left` seconds on a game clock (sudden
-    death) and `empties` empty cells on the board: the shared time manager (bots.clock)
-    over `moves_left(empties)`.  The arena's budget for our players under a game clock."""
-    return clock.move_seconds(time_left, moves_left(empties), OVERHEAD, MIN_MOVE)
+def moves_left(state: State) -> float:
+    """The moves we may still have to make in `state`, what bots.clock.budget spreads a game
+    clock over: about half the empty cells, but never fewer than 10 (so an almost full board
+    does not spend the whole clock on one move)."""
+    return max(10.0, state.board.count(EMPTY) / 2)
 
 
 def _seconds_text(value: float) -> str:
@@ -184,7 +176,7 @@ class Engine(ClockedEngine):
     def budget(self, colour: int) -> tuple[float, float | None]:
         """(seconds to think, seconds on the clock or None) for the controller's `colour`'s
         next move: the shared clock model (bots.clock.clock_seconds) over `moves_left`."""
-        return self.clock_budget(colour, moves_left(self.state.board.count(EMPTY)))
+        return self.clock_budget(colour, moves_left(self.state))
 
     async def _generate(self, cmd: Command, commit: bool) -> str:
         (arg,) = arity(cmd, 1)
