@@ -51,28 +51,6 @@ NETWORK_MARGIN = 0.1  # seconds kept for a move's way to the server when its sea
 OVERRUN = 2.0  # on a game clock, a search that overran is waited for up to this times its plan
 
 
-def limit(planned: float, per_move: float | None = None, time_left: float | None = None) -> float | None:
-    """Seconds from a request's arrival until a search that overran its plan of `planned`
-    seconds (a loaded machine) is given up for the fallback move (search.budget.Budget.limit):
-    the server's deadline less NETWORK_MARGIN.  With a per-move limit that is `per_move`; on
-    a game clock an overrun costs only clock, so at most OVERRUN times the plan, and never
-    the whole `time_left`.  Never less than the plan; None when the server states neither."""
-    if per_move is not None:
-        return max(planned, per_move - NETWORK_MARGIN)
-    if time_left is not None:
-        return max(planned, min(time_left - NETWORK_MARGIN, OVERRUN * planned))
-    return None
-
-
-def move_seconds(time_left: float, moves_left: float, overhead: float = OVERHEAD,
-                 floor: float = MIN_SECONDS) -> float:
-    """Seconds to think about this move with `time_left` on our clock and about `moves_left`
-    moves of ours still to play (at least 1 is assumed)."""
-    usable = max(0.0, time_left) * (1.0 - RESERVE)
-    seconds = min(usable / max(1.0, moves_left), usable * MAX_SHARE) - overhead
-    return max(floor, seconds)
-
-
 @dataclass
 class Overhead:
     """A running estimate of what a move costs on our clock besides thinking (see the module
@@ -181,30 +159,6 @@ def after_move(settings: TimeSettings | None, clock: Clock | None, elapsed: floa
     if stones == 1:
         return None
     return (max(0.0, seconds - elapsed), max(0, stones - 1))
-
-
-def clock_seconds(settings: TimeSettings | None, clock: Clock | None, moves_left: float,
-                  overhead: float = OVERHEAD, floor: float = MIN_SECONDS) -> float:
-    """Seconds to think about our next move with `clock` on our clock under `settings`, and
-    about `moves_left` moves of ours still to play (the game's estimate), less `overhead`
-    and at least `floor`:
-
-    * no clock: DEFAULT_SECONDS;
-    * in a byo-yomi period: the period's seconds shared evenly over its stones (a period
-      never holds more than `byo_time`, so `0 S 1` never plans more than S);
-    * in main time (or absolute time): the clock spread by `move_seconds` over `moves_left`,
-      and never slower than the byo-yomi rate (`byo_time / byo_stones`) that follows it:
-      main time spent at that rate cannot run the clock out.
-    """
-    if clock is None:
-        return max(floor, DEFAULT_SECONDS - overhead)
-    seconds, stones = clock
-    if stones > 0:
-        return max(floor, seconds / stones - overhead)
-    budget = move_seconds(seconds, moves_left, overhead, floor)
-    if settings is not None and settings.byo_stones > 0:
-        budget = max(budget, settings.byo_time / settings.byo_stones - overhead)
-    return budget
 
 
 # -- the budget of one move -------------------------------------------------------------------

@@ -235,17 +235,16 @@ def test_an_overrunning_search_is_waited_for_until_the_servers_deadline_less_a_m
 
 
 def test_a_gtp_clock_gives_the_move_limit_of_its_period():
-    from bots.clock import NETWORK_MARGIN, TimeSettings
-    from bots.go.gtp_engine import Engine
     from bots.go.board import BLACK
+    from bots.go.gtp_engine import Engine
 
     engine = Engine(None, "random")
-    assert engine.move_limit(BLACK, 1.9) is None  # no time command
+    assert engine.move_budget(BLACK, 0.0)[0].limit is None  # no time command
     engine.set_time(TimeSettings(0.0, 2.0, 1))  # time_settings 0 2 1: 2 s a move
-    assert engine.move_limit(BLACK, engine.move_budget(BLACK, engine.state)[0]) == pytest.approx(2.0 - NETWORK_MARGIN)
+    assert engine.move_budget(BLACK, 0.0)[0].limit == pytest.approx(2.0 - NETWORK_MARGIN)
     engine.set_time(TimeSettings(600.0, 0.0, 0))  # absolute
-    planned = engine.move_budget(BLACK, engine.state)[0]
-    assert engine.move_limit(BLACK, planned) == pytest.approx(2 * planned)
+    planned = engine.move_budget(BLACK, 0.0)[0]
+    assert planned.limit == pytest.approx(2 * planned.seconds)
 
 
 # -- one budget function for every mode (issue 29 item 4) ------------------------------------------
@@ -283,6 +282,42 @@ def test_cgos_game_clock_with_the_time_given_back():
            0.4906310013717421, 0.9812620027434842)
     pinned(budget(arrived=ARRIVED, time_left=300.0, moves_left=moves, overhead=0.2),  # the first move: 0.2 s
            7.618930041152263, 15.237860082304525)
+
+
+@pytest.mark.parametrize("settings_, clock, seconds, limit", [
+    (None, None, DEFAULT_SECONDS - OVERHEAD, None),  # no time command: 2 s a move, no deadline
+    (TimeSettings(0.0, 60.0, 0), None, DEFAULT_SECONDS - OVERHEAD, None),  # no limit
+    (TimeSettings(0.0, 2.0, 1), (2.0, 1), 1.9, 1.9),  # `0 2 1`: 2 s a move
+    (TimeSettings(0.0, 2.0, 1), (1.5, 1), 1.4, 1.4),  # ... with 1.5 s read out
+    (TimeSettings(0.0, 0.05, 1), (0.05, 1), MIN_SECONDS, MIN_SECONDS),  # the floor
+    (TimeSettings(300.0, 0.0, 0), (300.0, 0), 7.718930041152263, 15.437860082304526),  # absolute
+    (TimeSettings(0.0, 30.0, 3), (30.0, 3), 9.9, 19.8),  # byo-yomi: a period over its stones
+    (TimeSettings(2.0, 30.0, 3), (2.0, 0), 9.9, 9.9),  # main time, never slower than the byo-yomi rate
+    (None, (10.0, 5), 1.9, 3.8),  # a period read out with no settings
+])
+def test_gtp_clocks(settings_, clock, seconds, limit):
+    """Go's GTP engine on an empty 9x9 board (36.45 moves left)."""
+    from bots.go.board import BLACK
+    from bots.go.gtp_engine import Engine
+
+    engine = Engine(None, "random")
+    engine.set_time(settings_)
+    engine.clocks[BLACK] = clock
+    b, left = engine.move_budget(BLACK, ARRIVED)
+    pinned(b, seconds, limit)
+    assert left == (None if clock is None else clock[0])
+
+
+def test_hex_game_clock():
+    """`param_game game_time 20` on an empty 11x11 board: 20 * 0.95 / 60.5 - 0.1."""
+    from bots.hex.board import BLACK
+    from bots.hex.htp import Engine
+
+    engine = Engine(None, "random")
+    engine.set_time(TimeSettings(20.0, 0.0, 0))
+    b, left = engine.move_budget(BLACK, ARRIVED)
+    pinned(b, 0.2140495867768595, 0.428099173553719)
+    assert left == 20.0
 
 
 @pytest.mark.parametrize("time_left, seconds, mode", [
@@ -453,6 +488,28 @@ def test_the_go_course_player_counts_from_get_player_move(monkeypatch):
     ours.newGame(course.BLACK)
     ours.time_left = slow(ours.time_left)  # inside getPlayerMove, before the budget
     ours.getPlayerMove()
+    seen.check()
+
+
+@pytest.mark.parametrize("game", ["go", "hex"])
+async def test_the_gtp_engines_count_from_genmove(game):
+    from protocol.gtp import Command
+
+    if game == "go":
+        from bots.go.board import PASS
+        from bots.go.gtp_engine import Engine
+    else:
+        from bots.hex.htp import Engine
+    seen = Seen()
+    engine = Engine(None, "random")
+
+    async def think(state, b, context=None):
+        seen.budget(b)
+        return (PASS if game == "go" else state.legal_moves()[0]), None
+
+    engine.think = think
+    engine._turn = slow(engine._turn)  # after genmove arrived
+    assert (await engine.handle(Command(None, "genmove", ("b",))))[0]
     seen.check()
 
 

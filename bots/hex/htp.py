@@ -38,9 +38,8 @@ from typing import Any
 
 from protocol.errors import IllegalMove
 from protocol.gtp import Command
-from search.budget import Budget
 
-from .. import clock, gtp_runtime, registry
+from .. import gtp_runtime, registry
 from ..clock import Clock, TimeSettings
 from ..gtp_clock import ClockedEngine
 from ..gtp_runtime import Failure, arity, command, integer, natural, serve
@@ -64,7 +63,6 @@ from .board import (
 
 __all__ = ["Engine", "Failure", "main", "moves_left", "serve"]
 
-OVERHEAD = clock.OVERHEAD  # seconds kept back per move for the wire and the event loop
 ANALYZE_COMMANDS = (  # HexGui builds its Analyze menu from these: type/label/command
     "param/Game Param/param_game",
     "plist/All Legal Moves/all_legal_moves %c",
@@ -106,7 +104,6 @@ class Engine(ClockedEngine):
 
     game = "hex"
     colours = (BLACK, WHITE)
-    overhead = OVERHEAD
 
     def __init__(self, runner: SearchRunner | None, player: str = "random", params: tuple = (),
                  log: Any = None) -> None:
@@ -173,26 +170,24 @@ class Engine(ClockedEngine):
         last = None if s.last in (None, SWAP) else benzene(s, BLACK, s.last)[1]
         return s._replace(board=bytes(board), to_move=self.to_move(), last=last)
 
-    def budget(self, colour: int) -> tuple[float, float | None]:
-        """(seconds to think, seconds on the clock or None) for the controller's `colour`'s
-        next move: the shared clock model (bots.clock.clock_seconds) over `moves_left`."""
-        return self.clock_budget(colour, moves_left(self.state))
+    def moves_left(self) -> float:
+        """Hex's estimate of the moves left (bots.clock.budget's input)."""
+        return moves_left(self.state)
 
     async def _generate(self, cmd: Command, commit: bool) -> str:
+        arrived = time.monotonic()
         (arg,) = arity(cmd, 1)
         colour = _colour(arg)
         if self.winner() is not None:
             return "resign"
         state = self._turn(self.canonical(colour))
-        started = time.monotonic()
-        seconds, left = self.budget(colour)
+        budget, left = self.move_budget(colour, arrived)
         context = {"time_left": left} if left is not None else None
-        move, _ = await self.think(state, Budget(seconds, start=started, limit=self.move_limit(colour, seconds)),
-                                   context)
+        move, _ = await self.think(state, budget, context)
         new = state.play(move)  # decide guarantees legality; a failure here is a bug
         if commit:
             self._commit(new)
-            self.charge(colour, time.monotonic() - started)
+            self.charge(colour, time.monotonic() - arrived)
         return self._move_name(state, move)
 
     # -- setup ---------------------------------------------------------------------------------

@@ -348,7 +348,8 @@ async def test_showboard_is_a_multiline_render(engine):
 
 def plan(engine: Engine, colour: int) -> tuple[float, float | None]:
     """(seconds to think, seconds on the clock or None) for `colour`'s next move."""
-    return engine.move_budget(colour, engine.state)
+    b, left = engine.move_budget(colour, 0.0)
+    return b.seconds, left
 
 
 def move_seconds(state, time_left: float) -> float:

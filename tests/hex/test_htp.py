@@ -396,7 +396,8 @@ def move_time(time_left: float, empties: int) -> float:
 
 def plan(engine: Engine, colour: int) -> tuple[float, float | None]:
     """(seconds to think, seconds on the clock or None) for `colour`'s next move."""
-    return engine.budget(colour)
+    b, left = engine.move_budget(colour, 0.0)
+    return b.seconds, left
 
 
 def test_moves_left_and_the_share_of_a_game_clock():
