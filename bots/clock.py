@@ -1,9 +1,13 @@
-"""How long one move may think when a clock runs for the whole game (sudden death): one policy
-for every game's sessions, engines and drop-ins (Go on CGOS, GTP and the course referee,
-Gopher and Dodo on gnd and the course kit, Hex over HTP, the arena's game clock).
+"""How long one move may think, for every game's sessions, engines and drop-ins: one function,
+`budget`, gives the `search.budget.Budget` of a move (Twilight's per-move limit, the game
+clocks of CGOS, gnd, the course referees and the arena, the GTP dialects' main time, byo-yomi
+and absolute time, the default pace when nothing is said), counted from the time the request
+arrived and with the server's deadline as its limit.  docs/protocols/time-control.md.
 
-The clock left is spread evenly over the moves we still expect to make (each game estimates
-those from its position), less a small reserve, and less what each move costs on the clock
+On a game clock (sudden death, or main time) the clock left is spread evenly over the moves
+we still expect to make (each game estimates those from its position and passes the number:
+`bots.go.clock.moves_left`, `bots.hex.htp.moves_left`, Gopher's and Dodo's
+`State.expected_moves`), less a small reserve, and less what each move costs on the clock
 besides its thinking (`overhead`: the network, queueing; negative when a server gives time
 back, as CGOS's 0.25 s per move does).  The share is recomputed from the clock at every move,
 so time a move did not use (a book move, a search that stopped early) goes to the moves after
@@ -16,15 +20,17 @@ and what we have after it, and we know how long we thought.
 The clock model of the GTP dialects (Go's GTP engine, Hex's HTP engine) is here too, once:
 `TimeSettings` (main time, then Canadian byo-yomi periods; absolute time and no limit as
 special cases), a `Clock` reading `(seconds, stones)`, the clock at the start of a game
-(`start_clock`), what a controller's reading means under the settings (`read_clock`), the
-clock after one of our moves (`after_move`), and the seconds a move may think
-(`clock_seconds`).  Nothing in it knows a game: the caller supplies its estimate of the moves
-it still has to make.  docs/protocols/time-control.md describes the commands that feed it.
+(`start_clock`), what a controller's reading means under the settings (`read_clock`) and the
+clock after one of our moves (`after_move`); `budget` reads a `Clock` as `time_left` and
+`stones`.  Nothing here knows a game.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
+
+from search.budget import Budget
 
 MIN_SECONDS = 0.05
 RESERVE = 0.05  # of the clock never planned: the last moves, a move that overruns
@@ -44,28 +50,6 @@ kgs-time_settings, param_game game_time)."""
 
 NETWORK_MARGIN = 0.1  # seconds kept for a move's way to the server when its search overran
 OVERRUN = 2.0  # on a game clock, a search that overran is waited for up to this times its plan
-
-
-def limit(planned: float, per_move: float | None = None, time_left: float | None = None) -> float | None:
-    """Seconds from a request's arrival until a search that overran its plan of `planned`
-    seconds (a loaded machine) is given up for the fallback move (search.budget.Budget.limit):
-    the server's deadline less NETWORK_MARGIN.  With a per-move limit that is `per_move`; on
-    a game clock an overrun costs only clock, so at most OVERRUN times the plan, and never
-    the whole `time_left`.  Never less than the plan; None when the server states neither."""
-    if per_move is not None:
-        return max(planned, per_move - NETWORK_MARGIN)
-    if time_left is not None:
-        return max(planned, min(time_left - NETWORK_MARGIN, OVERRUN * planned))
-    return None
-
-
-def move_seconds(time_left: float, moves_left: float, overhead: float = OVERHEAD,
-                 floor: float = MIN_SECONDS) -> float:
-    """Seconds to think about this move with `time_left` on our clock and about `moves_left`
-    moves of ours still to play (at least 1 is assumed)."""
-    usable = max(0.0, time_left) * (1.0 - RESERVE)
-    seconds = min(usable / max(1.0, moves_left), usable * MAX_SHARE) - overhead
-    return max(floor, seconds)
 
 
 @dataclass
@@ -178,25 +162,64 @@ def after_move(settings: TimeSettings | None, clock: Clock | None, elapsed: floa
     return (max(0.0, seconds - elapsed), max(0, stones - 1))
 
 
-def clock_seconds(settings: TimeSettings | None, clock: Clock | None, moves_left: float,
-                  overhead: float = OVERHEAD, floor: float = MIN_SECONDS) -> float:
-    """Seconds to think about our next move with `clock` on our clock under `settings`, and
-    about `moves_left` moves of ours still to play (the game's estimate), less `overhead`
-    and at least `floor`:
+# -- the budget of one move -------------------------------------------------------------------
 
-    * no clock: DEFAULT_SECONDS;
-    * in a byo-yomi period: the period's seconds shared evenly over its stones (a period
-      never holds more than `byo_time`, so `0 S 1` never plans more than S);
-    * in main time (or absolute time): the clock spread by `move_seconds` over `moves_left`,
-      and never slower than the byo-yomi rate (`byo_time / byo_stones`) that follows it:
-      main time spent at that rate cannot run the clock out.
+def budget(*, arrived: float, moves_left: float = 1.0, per_move: float | None = None,
+           time_left: float | None = None, stones: int = 0, settings: TimeSettings | None = None,
+           caps: Sequence[tuple[float, float]] = (), overhead: float = OVERHEAD,
+           floor: float = MIN_SECONDS, pace: float = DEFAULT_SECONDS) -> Budget:
+    """The budget of one move, for every session, engine and drop-in: the seconds to think,
+    counted from `arrived` (the time.monotonic() reading when the request arrived, so the
+    time since, parsing and estimating included, is the move's), and the limit until which a
+    search that overran its plan (a loaded machine) is waited for before the fallback move
+    (search.budget.Budget.limit).
+
+    What the server or controller says, the first that applies:
+
+    * `per_move`: a limit of that many seconds on every move (Twilight's server; GTP's
+      byo-yomi period of one stone, `time_settings 0 S 1`).  Think `per_move - overhead`; the
+      limit is the deadline less NETWORK_MARGIN.
+    * `time_left` with `stones` > 0: a byo-yomi period, `time_left` seconds for `stones`
+      more moves (GTP's time_left).  One stone is a per-move limit; more share the period
+      evenly, less `overhead`, and the limit is the game clock's (below) over the period.
+    * `time_left`: a clock for the rest of the game, or main time (CGOS, gnd, the course
+      referees, GTP's main or absolute time, the arena's game clock).  95% of it (RESERVE is
+      never planned) spread evenly over `moves_left`, the moves of ours the game still expects
+      from its position (at least 1), at most MAX_SHARE of it on one move, less `overhead`
+      (what a move costs on the clock besides thinking; negative when the server gives time
+      back).  When `settings` have byo-yomi after main time, never slower than its rate
+      `byo_time / byo_stones`: main time spent at that rate cannot run the clock out.
+      `caps`: (below, at_most) pairs, each capping the plan at `at_most` seconds once fewer
+      than `below` seconds are left (the course referee's critical modes).  An overrun costs
+      only clock, so the limit is at most OVERRUN times the plan, and never the whole clock.
+    * neither: no deadline is known.  Think `pace` (DEFAULT_SECONDS, the GTP engines' default;
+      the arena's own per-move pace) less `overhead`; no limit (None: the runner's grace).
+
+    The plan is never less than `floor` (but a cap may go below it).
     """
-    if clock is None:
-        return max(floor, DEFAULT_SECONDS - overhead)
-    seconds, stones = clock
-    if stones > 0:
-        return max(floor, seconds / stones - overhead)
-    budget = move_seconds(seconds, moves_left, overhead, floor)
-    if settings is not None and settings.byo_stones > 0:
-        budget = max(budget, settings.byo_time / settings.byo_stones - overhead)
-    return budget
+    limit: float | None = None
+    if per_move is None and time_left is not None and stones == 1:
+        per_move = time_left  # a byo-yomi period of one stone: its seconds for this move
+    if per_move is not None:
+        seconds = max(floor, per_move - overhead)
+        limit = max(seconds, per_move - NETWORK_MARGIN)
+    elif time_left is not None:
+        if stones > 0:
+            seconds = max(floor, time_left / stones - overhead)
+        else:
+            seconds = _share(time_left, moves_left, overhead, floor)
+            if settings is not None and settings.byo_stones > 0:
+                seconds = max(seconds, settings.byo_time / settings.byo_stones - overhead)
+            for below, at_most in caps:
+                if time_left < below:
+                    seconds = min(seconds, at_most)
+        limit = max(seconds, min(time_left - NETWORK_MARGIN, OVERRUN * seconds))
+    else:
+        seconds = max(floor, pace - overhead)
+    return Budget(seconds, start=arrived, limit=limit)
+
+
+def _share(time_left: float, moves_left: float, overhead: float, floor: float) -> float:
+    """The share of a game clock of `time_left` seconds for one of about `moves_left` moves."""
+    usable = max(0.0, time_left) * (1.0 - RESERVE)
+    return max(floor, min(usable / max(1.0, moves_left), usable * MAX_SHARE) - overhead)

@@ -32,8 +32,8 @@ from typing import Any, Callable, Protocol
 import structlog
 
 from protocol.errors import IllegalMove, ProtocolError
-from search.budget import Budget
 
+from . import clock
 from . import records as game_records
 from .decide import decide
 from .gtp_client import EngineError, GtpProcess
@@ -63,7 +63,7 @@ class Rules(Protocol):
     async def tell_clock(self, proc: GtpProcess, state: Any, colour: int, seconds: float) -> None: ...
     # the engine's clock before its genmove, in a game with a clock (GTP's and HTP's time_left)
 
-    def think(self, state: Any, time_left: float) -> float: ...  # our player's budget on a game clock
+    def moves_left(self, state: Any) -> float: ...  # the moves a side still expects to make (bots.clock.budget)
 
     def read(self, text: str, state: Any) -> Any: ...  # a genmove answer -> a move; None = resign
 
@@ -173,18 +173,21 @@ async def _setup(rules: Rules, side: EngineSide, colour: int, per_move: float, g
 
 
 async def _ask(rules: Rules, side: AnySide, state: Any, runner: SearchRunner, per_move: float,
-               hard_timeout: float, log: Any, time_left: float | None = None) -> tuple[str, Any]:
+               hard_timeout: float, log: Any, time_left: float | None = None, *,
+               arrived: float) -> tuple[str, Any]:
     """(the answer as text, the move, or None for a resignation); `time_left`: the mover's
-    clock in a game with a clock (then `per_move` is not used)."""
+    clock in a game with a clock (then `per_move` is not used); `arrived`: when the move was
+    asked for (time.monotonic(), as the mover's clock counts it), where its budget starts."""
     colour = state.to_move
-    if time_left is not None:
-        seconds = rules.think(state, time_left)
-    else:  # a person has no time per move (there is nothing to search): asked with no clock
-        seconds = math.inf if is_person(rules.game, side.player) else per_move
+    if time_left is not None:  # the game clock, shared by bots.clock.budget over the moves left
+        budget = clock.budget(arrived=arrived, time_left=time_left, moves_left=rules.moves_left(state))
+    else:  # our pace, all of it thinking, and no deadline (the runner's grace); a person has none
+        pace = math.inf if is_person(rules.game, side.player) else per_move
+        budget = clock.budget(arrived=arrived, pace=pace, overhead=0.0, floor=0.0)
     context = None if time_left is None else {"time_left": time_left}
     if isinstance(side, OurSide):
         try:
-            move, _ = await decide(runner, rules.game, side.player, side.params, state, Budget(seconds), context,
+            move, _ = await decide(runner, rules.game, side.player, side.params, state, budget, context,
                                    log=log.bind(game=rules.game, side=side.label, player=describe(side)),
                                    seat=SEATS[colour])
         except Exception as exc:  # our own bug: recorded and logged, never crashes the arena
@@ -221,9 +224,10 @@ async def play_game(rules: Rules, black: AnySide, white: AnySide, runner: Search
     game clock the person's clock runs, is shown, and a fallen flag loses as for anyone.
 
     `game_time`: a clock of that many seconds per side for the whole game (sudden death)
-    instead of `per_move`: our players get the time manager's share of it (`Rules.think`),
-    an engine is told its clock before each genmove, a side whose clock runs out loses on
-    time, and the record says what each clock had left ("clock_left").
+    instead of `per_move`: our players get bots.clock.budget's share of it over the moves
+    the game expects (`Rules.moves_left`), an engine is told its clock before each genmove,
+    a side whose clock runs out loses on time, and the record says what each clock had left
+    ("clock_left").
     """
     log = log if log is not None else structlog.get_logger("bots.arena")
     if hard_timeout is None:
@@ -250,7 +254,7 @@ async def play_game(rules: Rules, black: AnySide, white: AnySide, runner: Search
             t0 = time.monotonic()
             left = clocks[colour]
             text, move = await _ask(rules, sides[colour], state, runner, per_move,
-                                    hard_timeout if left is None else left + 5, log, left)
+                                    hard_timeout if left is None else left + 5, log, left, arrived=t0)
             elapsed = time.monotonic() - t0
             latencies[seat].append(elapsed)
             if left is not None:

@@ -5,9 +5,10 @@ of bots.clock (docs/protocols/time-control.md).
 `ClockedEngine` sits between `bots.gtp_runtime.GameEngine` and a game's engine.  It holds
 `time` (the `TimeSettings`, None when nothing limits the game) and `clocks` ({colour: the
 colour's `Clock`, None without a limit}), answers `time_settings` and `kgs-time_settings` for
-every dialect, and gives a game's engine what it needs around a move: `clock_budget` (the
-seconds to think, from the colour's clock and the game's estimate of the moves it still has
-to make) and `charge` (our own move taken off the clock until the controller's next reading).
+every dialect, and gives a game's engine what it needs around a move: `move_budget` (the
+move's budget by bots.clock.budget, from the colour's clock and the game's `moves_left`, its
+estimate of the moves it still has to make) and `charge` (our own move taken off the clock
+until the controller's next reading).
 `time_left` differs between the dialects, so each engine parses it and calls `read_clock`.
 
 Like gtp_runtime it names no game: a game's engine gives its colour values in `colours`.
@@ -18,6 +19,7 @@ from __future__ import annotations
 from typing import ClassVar
 
 from protocol.gtp import Command
+from search.budget import Budget
 
 from . import clock as _clock
 from .clock import Clock, TimeSettings
@@ -54,25 +56,21 @@ class ClockedEngine(GameEngine):
         """The controller's reading of `colour`'s clock (time_left), bounded by the settings."""
         self.clocks[colour] = _clock.read_clock(self.time, left, stones)
 
-    def clock_budget(self, colour: int, moves_left: float) -> tuple[float, float | None]:
-        """(seconds to think, seconds on the clock or None) for `colour`'s next move, with
-        about `moves_left` moves of `colour` still to play."""
-        clock = self.clocks[colour]
-        budget = _clock.clock_seconds(self.time, clock, moves_left, self.overhead)
-        return budget, None if clock is None else clock[0]
+    def moves_left(self) -> float:
+        """The game's estimate of the moves we still have to make from the current position
+        (bots.clock.budget spreads a clock over them)."""
+        raise NotImplementedError
 
-    def move_limit(self, colour: int, planned: float) -> float | None:
-        """When a search that overran its plan of `planned` seconds is given up for the
-        fallback (search.budget.Budget.limit, bots.clock.limit): in a period of one stone
-        (`time_settings 0 S 1`) its seconds less a network margin, else the clock's, at most
-        twice the plan; None with no clock (the runner's grace)."""
+    def move_budget(self, colour: int, arrived: float) -> tuple[Budget, float | None]:
+        """(the budget, seconds on the clock or None) of `colour`'s next move, asked for at
+        `arrived` (time.monotonic()): bots.clock.budget over `colour`'s clock and the
+        settings (main time, a byo-yomi period, `0 S 1`, absolute time; no clock: the
+        default pace, and no limit), with the game's `moves_left()`."""
         clock = self.clocks[colour]
-        if clock is None:
-            return None
-        seconds, stones = clock
-        if stones == 1:
-            return _clock.limit(planned, per_move=seconds)
-        return _clock.limit(planned, time_left=seconds)
+        left, stones = clock if clock is not None else (None, 0)
+        budget = _clock.budget(arrived=arrived, time_left=left, stones=stones, settings=self.time,
+                               moves_left=self.moves_left(), overhead=self.overhead)
+        return budget, left
 
     def charge(self, colour: int, elapsed: float) -> None:
         """Take one of our moves, `elapsed` seconds, off `colour`'s clock (until the next

@@ -1,12 +1,22 @@
-"""bots.clock, the time manager of every game with a clock for the whole game: it spends the
+"""bots.clock, the time manager of every game: on a clock for the whole game it spends the
 clock (issue 11: Go at 10 s per side thought 0.05 s a move and ended with 9 s unused), never
 runs it out, and learns what a move costs besides thinking from the server's clock.  Also the
 clock model Go's GTP engine and Hex's HTP engine share (issue 28): time settings, readings,
-our moves, the budget from a clock, and the 2 s default."""
+our moves, the budget from a clock, and the 2 s default.  And `budget`, the one budget
+function every session, engine and drop-in calls (issue 29 item 4): the budgets of every
+mode pinned to their figures, and every caller's budget counted from the request's arrival."""
 
 from __future__ import annotations
 
+import asyncio
+import math
+import random
+import time
+from dataclasses import dataclass
+from types import SimpleNamespace
+
 import pytest
+import structlog
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -14,18 +24,34 @@ from bots.clock import (
     DEFAULT_SECONDS,
     MAX_SHARE,
     MIN_SECONDS,
+    NETWORK_MARGIN,
     OVERHEAD,
+    OVERRUN,
     RESERVE,
+    Clock,
     Overhead,
     TimeSettings,
     after_move,
-    clock_seconds,
-    move_seconds,
+    budget,
     read_clock,
     start_clock,
 )
 from bots.go.board import empty
-from bots.go.clock import move_seconds as go_move_seconds
+from bots.go.clock import moves_left as go_moves_left
+from search.budget import SearchResult
+
+
+def move_seconds(time_left: float, moves_left: float, overhead: float = OVERHEAD, floor: float = MIN_SECONDS) -> float:
+    """The seconds `budget` plans on a game clock (sudden death or main time)."""
+    return budget(arrived=0.0, time_left=time_left, moves_left=moves_left, overhead=overhead, floor=floor).seconds
+
+
+def clock_seconds(settings: TimeSettings | None, clock: Clock | None, moves_left: float,
+                  overhead: float = OVERHEAD) -> float:
+    """The seconds `budget` plans with a GTP engine's `clock` under `settings`."""
+    left, stones = clock if clock is not None else (None, 0)
+    return budget(arrived=0.0, time_left=left, stones=stones, settings=settings, moves_left=moves_left,
+                  overhead=overhead).seconds
 
 
 def simulate(main_time: float, own_moves: int, estimate, latency: float, gift: float, overhead: Overhead,
@@ -94,19 +120,15 @@ def test_overhead_follows_the_clock_and_stays_in_bounds():
     assert o2.value == o2.low
 
 
-def test_go_uses_the_shared_manager():
-    s = empty(9)
-    assert go_move_seconds(s, time_left=10.0, overhead=0.0) == move_seconds(10.0, 81 * 0.45, 0.0)
-    assert go_move_seconds(s, per_move=2.0, time_left=10.0) == pytest.approx(2.0 - 0.1)  # per move wins
+def test_go_estimates_its_moves_left_from_the_empty_points():
+    assert go_moves_left(empty(9)) == pytest.approx(81 * 0.45)
+    assert go_moves_left(empty(3)) == pytest.approx(20 * 0.45)  # counting at least 20 empty points
 
 
 # -- the clock model of the GTP dialects (Go's GTP engine, Hex's HTP engine) -------------------------
 
 def test_the_default_is_two_seconds_a_move_and_lives_here():
-    from bots.go import clock as go_clock
-
     assert DEFAULT_SECONDS == 2.0
-    assert go_clock.DEFAULT_SECONDS is DEFAULT_SECONDS  # Go's name for the same constant
     assert clock_seconds(None, None, 30.0) == pytest.approx(DEFAULT_SECONDS - OVERHEAD)
     assert clock_seconds(TimeSettings(0.0, 60.0, 0), None, 30.0) == clock_seconds(None, None, 30.0)
     assert clock_seconds(None, None, 30.0, overhead=0.5) == pytest.approx(1.5)
@@ -202,25 +224,306 @@ def test_a_canadian_game_never_runs_out(main_time, byo_time, byo_stones, latency
 
 
 def test_an_overrunning_search_is_waited_for_until_the_servers_deadline_less_a_margin():
-    """Issue 28 item 8: the runner gives a search that overran its plan until clock.limit."""
-    from bots.clock import NETWORK_MARGIN, OVERRUN, limit
-
-    assert limit(1.7, per_move=2.0) == pytest.approx(2.0 - NETWORK_MARGIN)  # Twilight: 1.9 s, not 1.8
-    assert limit(1.95, per_move=2.0) == 1.95  # never less than the plan
-    assert limit(2.0, time_left=60.0) == OVERRUN * 2.0  # a game clock: at most twice the plan
-    assert limit(2.0, time_left=3.0) == pytest.approx(3.0 - NETWORK_MARGIN)  # never the whole clock
-    assert limit(2.0) is None  # no deadline known: the runner's grace
+    """Issue 28 item 8: the runner gives a search that overran its plan until Budget.limit."""
+    assert budget(arrived=0.0, per_move=2.0, overhead=0.3).limit == pytest.approx(2.0 - NETWORK_MARGIN)  # not 1.7
+    assert budget(arrived=0.0, per_move=2.0, overhead=0.05).limit == 1.95  # never less than the plan
+    sixty = budget(arrived=0.0, time_left=60.0, moves_left=30.0)
+    assert sixty.limit == OVERRUN * sixty.seconds  # a game clock: at most twice the plan
+    main = budget(arrived=0.0, time_left=3.0, settings=TimeSettings(3.0, 20.0, 10))  # 1.9 s, the byo-yomi rate
+    assert main.seconds == pytest.approx(1.9) and main.limit == pytest.approx(3.0 - NETWORK_MARGIN)  # not the whole clock
+    assert budget(arrived=0.0).limit is None  # no deadline known: the runner's grace
 
 
 def test_a_gtp_clock_gives_the_move_limit_of_its_period():
-    from bots.clock import NETWORK_MARGIN, TimeSettings
-    from bots.go.gtp_engine import Engine
     from bots.go.board import BLACK
+    from bots.go.gtp_engine import Engine
 
     engine = Engine(None, "random")
-    assert engine.move_limit(BLACK, 1.9) is None  # no time command
+    assert engine.move_budget(BLACK, 0.0)[0].limit is None  # no time command
     engine.set_time(TimeSettings(0.0, 2.0, 1))  # time_settings 0 2 1: 2 s a move
-    assert engine.move_limit(BLACK, engine.move_budget(BLACK, engine.state)[0]) == pytest.approx(2.0 - NETWORK_MARGIN)
+    assert engine.move_budget(BLACK, 0.0)[0].limit == pytest.approx(2.0 - NETWORK_MARGIN)
     engine.set_time(TimeSettings(600.0, 0.0, 0))  # absolute
-    planned = engine.move_budget(BLACK, engine.state)[0]
-    assert engine.move_limit(BLACK, planned) == pytest.approx(2 * planned)
+    planned = engine.move_budget(BLACK, 0.0)[0]
+    assert planned.limit == pytest.approx(2 * planned.seconds)
+
+
+# -- one budget function for every mode (issue 29 item 4) ------------------------------------------
+# The figures are those the eight budget sites computed before they all called `budget`.
+
+ARRIVED = 5000.0  # a monotonic reading: `budget` reads no clock, it counts from the arrival it is given
+
+
+def pinned(b, seconds: float, limit: float | None) -> None:
+    assert b.start == ARRIVED
+    assert b.seconds == pytest.approx(seconds, abs=1e-12)
+    assert b.limit is None if limit is None else b.limit == pytest.approx(limit, abs=1e-12)
+
+
+def test_twilight_per_move():
+    """The server's 2 s a move less the configured 0.3 s, waited for until 1.9 s."""
+    from bots.twilight.session import TwilightBot
+
+    bot = TwilightBot(name="us", port=1)
+    assert (bot.move_time, bot.overhead) == (2.0, 0.3)
+    pinned(budget(arrived=ARRIVED, per_move=bot.move_time, overhead=bot.overhead, floor=0.0), 1.7, 1.9)
+    pinned(budget(arrived=ARRIVED, per_move=0.5, overhead=0.48, floor=0.0), 0.02, 0.4)  # no floor: as configured
+
+
+def test_gnd_game_clock():
+    """60 s on gnd's clock, 20 moves expected, 0.1 s overhead: 60 * 0.95 / 20 - 0.1."""
+    pinned(budget(arrived=ARRIVED, time_left=60.0, moves_left=20.0, overhead=0.1), 2.75, 5.5)
+    pinned(budget(arrived=ARRIVED, time_left=0.4, moves_left=5.0, overhead=0.1), MIN_SECONDS, 2 * MIN_SECONDS)
+
+
+def test_cgos_game_clock_with_the_time_given_back():
+    """CGOS gives 0.25 s back per move: the learned overhead is negative and adds to the plan."""
+    moves = go_moves_left(empty(9))
+    pinned(budget(arrived=ARRIVED, time_left=10.0, moves_left=moves, overhead=-0.23),
+           0.4906310013717421, 0.9812620027434842)
+    pinned(budget(arrived=ARRIVED, time_left=300.0, moves_left=moves, overhead=0.2),  # the first move: 0.2 s
+           7.618930041152263, 15.237860082304525)
+
+
+@pytest.mark.parametrize("settings_, clock, seconds, limit", [
+    (None, None, DEFAULT_SECONDS - OVERHEAD, None),  # no time command: 2 s a move, no deadline
+    (TimeSettings(0.0, 60.0, 0), None, DEFAULT_SECONDS - OVERHEAD, None),  # no limit
+    (TimeSettings(0.0, 2.0, 1), (2.0, 1), 1.9, 1.9),  # `0 2 1`: 2 s a move
+    (TimeSettings(0.0, 2.0, 1), (1.5, 1), 1.4, 1.4),  # ... with 1.5 s read out
+    (TimeSettings(0.0, 0.05, 1), (0.05, 1), MIN_SECONDS, MIN_SECONDS),  # the floor
+    (TimeSettings(300.0, 0.0, 0), (300.0, 0), 7.718930041152263, 15.437860082304526),  # absolute
+    (TimeSettings(0.0, 30.0, 3), (30.0, 3), 9.9, 19.8),  # byo-yomi: a period over its stones
+    (TimeSettings(2.0, 30.0, 3), (2.0, 0), 9.9, 9.9),  # main time, never slower than the byo-yomi rate
+    (None, (10.0, 5), 1.9, 3.8),  # a period read out with no settings
+])
+def test_gtp_clocks(settings_, clock, seconds, limit):
+    """Go's GTP engine on an empty 9x9 board (36.45 moves left)."""
+    from bots.go.board import BLACK
+    from bots.go.gtp_engine import Engine
+
+    engine = Engine(None, "random")
+    engine.set_time(settings_)
+    engine.clocks[BLACK] = clock
+    b, left = engine.move_budget(BLACK, ARRIVED)
+    pinned(b, seconds, limit)
+    assert left == (None if clock is None else clock[0])
+
+
+def test_hex_game_clock():
+    """`param_game game_time 20` on an empty 11x11 board: 20 * 0.95 / 60.5 - 0.1."""
+    from bots.hex.board import BLACK
+    from bots.hex.htp import Engine
+
+    engine = Engine(None, "random")
+    engine.set_time(TimeSettings(20.0, 0.0, 0))
+    b, left = engine.move_budget(BLACK, ARRIVED)
+    pinned(b, 0.2140495867768595, 0.428099173553719)
+    assert left == 20.0
+
+
+@pytest.mark.parametrize("time_left, seconds, mode", [
+    (100.0, 2.506310013717421, "normal"),
+    (50.0, 0.5, "critical"),  # the share would be 1.2 s
+    (5.0, 0.05, "ultra critical"),
+])
+def test_the_course_modes(time_left, seconds, mode):
+    """The course referee's drop-in: the share of its 30-minute clock, capped by the modes."""
+    from bots.go import course
+
+    ours = SimpleNamespace(mode=course.NORMAL)
+    b = course.myPlayer._budget(ours, empty(9), time_left, ARRIVED)
+    assert ours.mode == mode
+    pinned(b, seconds, max(seconds, min(time_left - NETWORK_MARGIN, OVERRUN * seconds)))
+
+
+async def test_the_arenas_game_clock_and_pace(monkeypatch):
+    """The arena: a game clock shared over the game's moves left (Go, Hex), or its own per-move
+    pace, all of it thinking, with no deadline (the runner's grace); a person has no pace."""
+    from bots import engine_arena
+    from bots.engine_arena import OurSide
+    from bots.go.arena import GoRules
+    from bots.go.board import PASS
+    from bots.hex.arena import HexRules
+
+    seen = []
+
+    async def decide(runner, game, player, params, state, b, context, **kw):
+        seen.append(b)
+        return (PASS if game == "go" else state.legal_moves()[0]), None
+
+    monkeypatch.setattr(engine_arena, "decide", decide)
+    log = structlog.get_logger()
+    go, hex_ = GoRules(), HexRules()
+    await engine_arena._ask(go, OurSide("a", "random"), go.start(), None, 2.0, 15.0, log, 60.0, arrived=ARRIVED)
+    pinned(seen[-1], 1.4637860082304526, 2.927572016460905)
+    await engine_arena._ask(hex_, OurSide("a", "random"), hex_.start(), None, 2.0, 15.0, log, 60.0, arrived=ARRIVED)
+    pinned(seen[-1], 0.8421487603305785, 1.684297520661157)
+    await engine_arena._ask(go, OurSide("a", "random"), go.start(), None, 2.0, 15.0, log, arrived=ARRIVED)
+    pinned(seen[-1], 2.0, None)
+    await engine_arena._ask(go, OurSide("a", "random"), go.start(), None, 0.01, 15.0, log, arrived=ARRIVED)
+    pinned(seen[-1], 0.01, None)  # no floor under the arena's own pace
+    monkeypatch.setattr(engine_arena, "is_person", lambda game, player: True)
+    await engine_arena._ask(go, OurSide("a", "human"), go.start(), None, 2.0, 15.0, log, arrived=ARRIVED)
+    pinned(seen[-1], math.inf, None)
+
+
+def test_caps_only_lower_a_clocks_plan():
+    caps = ((10.0, 0.05), (60.0, 0.5))
+    assert budget(arrived=0.0, time_left=9.0, moves_left=1.0, caps=caps).seconds == 0.05  # both apply: the least
+    assert budget(arrived=0.0, time_left=59.0, moves_left=100.0, caps=caps).seconds == \
+        budget(arrived=0.0, time_left=59.0, moves_left=100.0).seconds  # already below 0.5
+    assert budget(arrived=0.0, per_move=2.0, time_left=5.0, caps=caps).seconds == pytest.approx(1.9)  # per move wins
+
+
+# -- every caller counts its budget from the request's arrival -------------------------------------
+# Something slow is put between the arrival and the budget (DELAY seconds); the player must find
+# DELAY less of its budget left: a budget counted from its own making would show it all.
+
+DELAY = 0.2
+
+
+class Seen:
+    """How much of each budget a player was given was already gone when it got it."""
+
+    def __init__(self) -> None:
+        self.gone: list[float] = []
+
+    def budget(self, b) -> None:
+        self.gone.append(b.seconds - b.remaining())
+
+    def check(self) -> None:
+        assert self.gone and min(self.gone) >= DELAY, self.gone
+
+
+def slow(fn):
+    """`fn`, DELAY seconds late."""
+    def late(*args, **kwargs):
+        time.sleep(DELAY)
+        return fn(*args, **kwargs)
+    return late
+
+
+def spying(seen: Seen, real=None, move=None):
+    """A stand-in for bots.decide.decide: notes the budget (argument 5), then decides for real
+    or answers `move(state)`."""
+    async def decide(*args, **kwargs):
+        seen.budget(args[5])
+        if real is not None:
+            return await real(*args, **kwargs)
+        return move(args[4]), None
+    return decide
+
+
+async def test_twilight_counts_from_the_upd(monkeypatch, runner):
+    from bots.twilight import session
+    from bots.twilight.rules import Species, State
+    from tests.twilight.test_game_ends import end_and_bye, one_ply
+
+    seen = Seen()
+    monkeypatch.setattr(session, "decide", spying(seen, session.decide))
+    monkeypatch.setattr(session, "_apply", slow(session._apply))  # after the UPD arrived
+    await one_ply(runner, State(5, 5, (), ((1, 1, 9),), ((2, 2, 6),)), Species.VAMPIRES, end_and_bye)
+    seen.check()
+
+
+async def test_gnd_counts_from_the_servers_answer(monkeypatch, serve, runner):
+    from bots.gnd import session
+
+    seen = Seen()
+    monkeypatch.setattr(session, "decide", spying(seen, session.decide))
+    _, url = await serve(game="gopher", size=3, time=30.0, random=True, rcolor="blue", seed=5)
+    bot = session.GndBot(game="gopher", server=url, group=7, members="us", password="pw", player="random")
+    await asyncio.wait_for(session.play(bot, runner, on_state=lambda state: time.sleep(DELAY)), 60)
+    seen.check()
+
+
+async def test_cgos_counts_from_the_genmove_line(monkeypatch):
+    from bots.go import cgos_session
+    from bots.go.board import PASS, WHITE
+    from protocol import cgos
+
+    seen = Seen()
+    monkeypatch.setattr(cgos_session, "decide", spying(seen, move=lambda state: PASS))
+
+    async def send(data: bytes) -> None:
+        pass
+
+    log = structlog.get_logger()
+    game = cgos_session._Game(1, WHITE, "alpha-bot", "them", empty(9)._replace(to_move=WHITE), 1, log)
+    bot = cgos_session.CgosBot(name="alpha-bot", host="127.0.0.1", port=1, password="s3cret_Pw.9")
+    ours = SimpleNamespace(game=game, bot=bot, runner=None, log=log, _send=send)
+    await cgos_session._Session._genmove(ours, cgos.Genmove("w", 300.0), time.monotonic() - DELAY)
+    seen.check()
+
+
+def test_the_gnd_course_client_counts_from_strategys_call(monkeypatch):
+    from bots.gnd import course
+    from bots.gopher import rules as gopher_rules
+
+    seen = Seen()
+    start = gopher_rules.start(3)
+    env = course.initialize("gopher", [], 1, 3, 30.0)
+    env.player = SimpleNamespace(choose=lambda state, context, b: (seen.budget(b), SimpleNamespace(move=None))[1])
+    monkeypatch.setattr(course, "rules", slow(course.rules))  # after strategy was called
+    course.strategy(env, list(start.cells().items()), start.to_move, 30.0)
+    seen.check()
+
+
+def test_the_go_course_player_counts_from_get_player_move(monkeypatch):
+    from bots.go import course
+    from bots.go import players as go_players
+
+    seen = Seen()
+
+    @dataclass
+    class Spy:
+        def choose(self, state, context, b):
+            seen.budget(b)
+            return SearchResult(go_players.random_move(state, random.Random(1)))
+
+    monkeypatch.setattr(course, "warm", lambda: None)
+    monkeypatch.setitem(go_players.PLAYERS, "spy", Spy)
+    monkeypatch.setenv("BOTS_PLAYER", "spy")
+    monkeypatch.setenv("BOTS_TOTAL_SECONDS", "100")
+    ours = course.myPlayer()
+    ours.newGame(course.BLACK)
+    ours.time_left = slow(ours.time_left)  # inside getPlayerMove, before the budget
+    ours.getPlayerMove()
+    seen.check()
+
+
+@pytest.mark.parametrize("game", ["go", "hex"])
+async def test_the_gtp_engines_count_from_genmove(game):
+    from protocol.gtp import Command
+
+    if game == "go":
+        from bots.go.board import PASS
+        from bots.go.gtp_engine import Engine
+    else:
+        from bots.hex.htp import Engine
+    seen = Seen()
+    engine = Engine(None, "random")
+
+    async def think(state, b, context=None):
+        seen.budget(b)
+        return (PASS if game == "go" else state.legal_moves()[0]), None
+
+    engine.think = think
+    engine._turn = slow(engine._turn)  # after genmove arrived
+    assert (await engine.handle(Command(None, "genmove", ("b",))))[0]
+    seen.check()
+
+
+async def test_the_arena_counts_from_its_request(monkeypatch):
+    from bots import engine_arena
+    from bots.engine_arena import OurSide
+    from bots.go.arena import GoRules
+    from bots.go.board import PASS
+
+    seen = Seen()
+    monkeypatch.setattr(engine_arena, "decide", spying(seen, move=lambda state: PASS))
+    go, log = GoRules(), structlog.get_logger()
+    await engine_arena._ask(go, OurSide("a", "random"), go.start(), None, 2.0, 15.0, log, 60.0,
+                            arrived=time.monotonic() - DELAY)
+    await engine_arena._ask(go, OurSide("a", "random"), go.start(), None, 2.0, 15.0, log,
+                            arrived=time.monotonic() - DELAY)
+    seen.check()

@@ -15,19 +15,17 @@ process (the official client is synchronous).  The player is the game's default
 from __future__ import annotations
 
 import os
+import time
 from dataclasses import dataclass, field
 from typing import Any
 
 import structlog
 
-from search.budget import Budget
-
-from .. import registry
+from .. import clock, registry
 from ..log import ensure_configured
 from ..players import make_player, parse_spec
 from .entry import rules
 from .players import quick_move
-from ..clock import move_seconds
 
 log = structlog.get_logger("bots.gnd.course")
 OVERHEAD = 0.1  # seconds kept back per move for the network
@@ -65,6 +63,7 @@ def initialize(game: str, state: list, player: int, hex_size: int, total_time: f
 
 
 def strategy(env: Environment, state: list, player: int, time_left: float) -> tuple[Environment, Any]:
+    arrived = time.monotonic()  # the move's time runs from here: reading the state and estimating are in it
     game_rules = rules(env.game)
     position = game_rules.State.from_cells(env.size, {tuple(c): v for c, v in state}, int(player))
     if env.asked is not None and env.asked[0] == position:
@@ -73,7 +72,8 @@ def strategy(env: Environment, state: list, player: int, time_left: float) -> tu
     else:
         env.refused = set()
     context = {"previous": env.previous, "exclude": frozenset(env.refused)}
-    budget = Budget(move_seconds(float(time_left), position.expected_moves(), OVERHEAD))
+    budget = clock.budget(arrived=arrived, time_left=float(time_left), moves_left=position.expected_moves(),
+                          overhead=OVERHEAD)
     try:
         move = env.player.choose(position, context, budget).move
     except Exception:  # a bug in a search must not cost the game

@@ -27,12 +27,10 @@ import aiohttp
 import structlog
 
 from protocol import gnd
-from search.budget import Budget
 
-from .. import fields, records, registry
+from .. import clock, fields, records, registry
 from ..backoff import Backoff
-from ..clock import Overhead, move_seconds
-from ..clock import limit as overrun_limit
+from ..clock import Overhead
 from ..decide import decide
 from ..players import make_player
 from ..runner import SearchRunner
@@ -239,8 +237,8 @@ async def _game(bot: GndBot, client: _Http, runner: SearchRunner, turn: gnd.Turn
         context = {"previous": previous, "exclude": frozenset(exclude), "time_left": turn.clocktime}
         if before is not None:  # what our last move cost on the server's clock besides thinking
             overhead.observe(before[0], turn.clocktime, before[1])
-        planned = move_seconds(turn.clocktime, state.expected_moves(), overhead.value)
-        budget = Budget(planned, start=arrived, limit=overrun_limit(planned, time_left=turn.clocktime))
+        budget = clock.budget(arrived=arrived, time_left=turn.clocktime, moves_left=state.expected_moves(),
+                              overhead=overhead.value)
         move, _ = await decide(runner, name, player, params, state, budget, context, log=glog,
                                clock=round(turn.clocktime, 3), overhead=round(overhead.value, 3))
         action = gnd.encode_action(turn.game, move)

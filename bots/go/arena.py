@@ -21,7 +21,7 @@ from ..engine_arena import EngineSide, OurSide, describe, match_side  # noqa: F4
 from ..gtp_client import EngineError, GtpProcess
 from ..runner import SearchRunner
 from .board import BLACK, PASS, WHITE, State, empty, point_name
-from .clock import move_seconds
+from .clock import moves_left
 from .sgf import game_sgf
 
 GtpSide = EngineSide
@@ -61,8 +61,8 @@ class GoRules:
             await proc.send("time_left", self.colour(state, colour), max(0, math.floor(seconds)), 0,
                             timeout=arena.SETUP_TIMEOUT)
 
-    def think(self, state: State, time_left: float) -> float:
-        return move_seconds(state, time_left=time_left)
+    def moves_left(self, state: State) -> float:
+        return moves_left(state)
 
     def read(self, text: str, state: State) -> int | None:
         """The point of an engine's genmove answer, PASS, or None for `resign`."""

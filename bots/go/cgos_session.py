@@ -28,17 +28,16 @@ from typing import Any, Callable
 import structlog
 
 from protocol import cgos
-from search.budget import Budget
 
-from .. import __version__, fields, records
+from .. import __version__, clock, fields, records
 from ..clock import Overhead
 from ..players import make_player
 from ..runner import SearchRunner
 from ..session import Client, GarbageGuard, Refused, SessionClosed
 from ..decide import decide
-from ..clock import limit as overrun_limit
-from . import clock, fallback
+from . import fallback
 from .board import BLACK, PASS, WHITE, IllegalMove, State, empty, point_name
+from .clock import moves_left
 from .sgf import game_sgf
 
 DEFAULT_PORT = 6809  # yss-aya.com, 9x9 (docs/protocols/cgos.md section 1)
@@ -327,8 +326,8 @@ class _Session(Client):
             game.overhead.value = self.bot.overhead
         else:  # what our last move cost on the server's clock besides thinking
             game.overhead.observe(game.before[0], event.time_left, game.before[1])
-        seconds = clock.move_seconds(state, time_left=event.time_left, overhead=game.overhead.value)
-        budget = Budget(seconds, start=arrived, limit=overrun_limit(seconds, time_left=event.time_left))
+        budget = clock.budget(arrived=arrived, time_left=event.time_left, moves_left=moves_left(state),
+                              overhead=game.overhead.value)
         move, _ = await decide(self.runner, "go", self.bot.player, self.bot.params, state, budget,
                                {"time_left": event.time_left}, log=game.log,
                                overhead=round(game.overhead.value, 3))

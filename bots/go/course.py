@@ -18,9 +18,9 @@ Choices, and why:
   that is the only place this module raises; everything later is logged and survived.
 * Our State mirrors Goban.py: 9x9, no komi, superko="goban" (pass keys in the hash).
 * A self-imposed clock of TOTAL_SECONDS ($BOTS_TOTAL_SECONDS) charged with the wall time of
-  getPlayerMove only, as the referee measures it.  Per move `clock.move_seconds`, then the
-  modes of seed 001: under CRITICAL_LEFT seconds left at most CRITICAL_SECONDS a move, under
-  ULTRA_LEFT at most ULTRA_SECONDS.
+  getPlayerMove only, as the referee measures it.  Per move `bots.clock.budget` from the
+  start of getPlayerMove, with the modes of seed 001 as its caps (MODES): under CRITICAL_LEFT
+  seconds left at most CRITICAL_SECONDS a move, under ULTRA_LEFT at most ULTRA_SECONDS.
 * The referee stops the game (and we lose) on a move outside its `legal_moves()`, and crashes
   on a malformed string, so getPlayerMove returns only exact names ("E5", "PASS") that our
   rules accept, with a random legal move as the fallback.
@@ -42,10 +42,11 @@ import structlog
 
 from search.budget import Budget
 
+from .. import clock
 from ..log import ensure_configured
 from ..players import make_player, parse_spec
 from .board import BLACK, PASS, WHITE, State, empty, geometry, parse_point, point_name
-from .clock import move_seconds
+from .clock import moves_left
 from .game import fallback
 from .players import random_move, warm
 
@@ -68,6 +69,7 @@ TOTAL_SECONDS = 1800.0  # the tournament's 30 minutes per player
 CRITICAL_LEFT, CRITICAL_SECONDS = 60.0, 0.5  # seed 001's "critical mode"
 ULTRA_LEFT, ULTRA_SECONDS = 10.0, 0.05  # and its "ultra critical mode"
 NORMAL, CRITICAL, ULTRA = "normal", "critical", "ultra critical"
+MODES = ((ULTRA_LEFT, ULTRA_SECONDS), (CRITICAL_LEFT, CRITICAL_SECONDS))  # bots.clock.budget's caps
 
 _now = time.monotonic  # the clock getPlayerMove is charged by (tests replace it)
 
@@ -189,8 +191,9 @@ class myPlayer:  # noqa: N801 - the name the course's referee imports
 
     def getPlayerMove(self) -> str:
         start = _now()
+        arrived = time.monotonic()  # the budget's clock (tests replace _now, never this one)
         try:
-            return self._move()
+            return self._move(arrived)
         except Exception:  # a bug here must not cost the game: any legal move will do
             log.exception("choosing a move failed; sending a random legal move")
             return self._fallback()
@@ -209,19 +212,15 @@ class myPlayer:  # noqa: N801 - the name the course's referee imports
                  score=self.state.score_text(), time_used=round(self.time_used, 1))
 
     # -- internals --------------------------------------------------------------------------
-    def _move_seconds(self, time_left: float) -> float:
-        seconds = move_seconds(self.state, time_left=time_left)
+    def _budget(self, state: State, time_left: float, arrived: float) -> Budget:
+        """The move's budget (bots.clock.budget with the modes as caps); a change of mode is logged."""
         mode = ULTRA if time_left < ULTRA_LEFT else CRITICAL if time_left < CRITICAL_LEFT else NORMAL
         if mode != self.mode:
             log.warning("clock mode", mode=mode, was=self.mode, time_left=round(time_left, 2))
             self.mode = mode
-        if mode == ULTRA:
-            return min(seconds, ULTRA_SECONDS)
-        if mode == CRITICAL:
-            return min(seconds, CRITICAL_SECONDS)
-        return seconds
+        return clock.budget(arrived=arrived, time_left=time_left, moves_left=moves_left(state), caps=MODES)
 
-    def _move(self) -> str:
+    def _move(self, arrived: float) -> str:
         state = self.state
         if state.is_terminal():
             log.warning("asked to move after two passes (our rules); passing")
@@ -232,7 +231,8 @@ class myPlayer:  # noqa: N801 - the name the course's referee imports
                       to_move=state.to_move, us=us)
             state = self.state = state._replace(to_move=us, ko=PASS)
         time_left = self.time_left()
-        seconds = self._move_seconds(time_left)
+        budget = self._budget(state, time_left, arrived)
+        seconds = budget.seconds
         t0 = _now()
         depth = nodes = 0
         move: Any = None
@@ -243,7 +243,7 @@ class myPlayer:  # noqa: N801 - the name the course's referee imports
                 log.warning("kernels still compiling: sending the fallback move")
                 move = fallback(state, None)
             else:
-                result = self.player.choose(state, {"time_left": time_left}, Budget(seconds - (_now() - t0)))
+                result = self.player.choose(state, {"time_left": time_left}, budget)
                 move, depth, nodes = result.move, result.depth, result.nodes
         except Exception:
             log.exception("the player failed; sending a random legal move")

@@ -32,7 +32,6 @@ from typing import Any
 import numpy as np
 
 from protocol.gtp import Command, ProtocolError, board_size_limit, parse_vertex
-from search.budget import Budget
 
 from .. import gtp_runtime
 from ..clock import TimeSettings
@@ -51,7 +50,7 @@ from .board import (
     point_name,
     render,
 )
-from .clock import OVERHEAD, moves_left
+from .clock import moves_left
 
 __all__ = ["DEAD_PLAYOUTS", "Engine", "Failure", "TimeSettings", "dead_stones", "main", "serve"]
 
@@ -103,7 +102,6 @@ class Engine(ClockedEngine):
 
     game = "go"
     colours = (BLACK, WHITE)
-    overhead = OVERHEAD
 
     def __init__(self, runner: SearchRunner | None, player: str = "random", params: tuple = (),
                  superko: str = "positional", log: Any = None) -> None:
@@ -146,24 +144,22 @@ class Engine(ClockedEngine):
         self.history = []
         self.restart_clocks()
 
-    def move_budget(self, colour: int, state: State) -> tuple[float, float | None]:
-        """(seconds to think, seconds left on our clock or None) for `colour`'s next move in
-        `state`: the shared clock model (bots.clock.clock_seconds) with Go's estimate of the
-        moves we still have to play."""
-        return self.clock_budget(colour, moves_left(state))
+    def moves_left(self) -> float:
+        """Go's estimate of the moves we still have to play (bots.clock.budget's input)."""
+        return moves_left(self.state)
 
     async def _generate(self, cmd: Command, commit: bool) -> str:
+        arrived = time.monotonic()
         (arg,) = arity(cmd, 1)
         colour = _colour(arg)
         state = self._turn(colour)
-        started = time.monotonic()
-        budget, left = self.move_budget(colour, state)
+        budget, left = self.move_budget(colour, arrived)
         context = {"time_left": left} if left is not None else None
-        move, _ = await self.think(state, Budget(budget, start=started, limit=self.move_limit(colour, budget)), context)
+        move, _ = await self.think(state, budget, context)
         new = state.play(move)  # decide guarantees legality; a failure here is a bug
         if commit:
             self._commit(new)
-            self.charge(colour, time.monotonic() - started)
+            self.charge(colour, time.monotonic() - arrived)
         return "pass" if move == PASS else point_name(move, state.size)
 
     # -- setup ---------------------------------------------------------------------------------

@@ -18,7 +18,7 @@ from typing import Any
 from .. import engine_arena as arena
 from ..gtp_client import EngineError, GtpProcess
 from .board import SWAP, State, benzene, cell_name, empty, parse_cell
-from .htp import move_time
+from .htp import moves_left
 from .sgf import game_sgf
 
 
@@ -58,8 +58,8 @@ class HexRules:
             await proc.send("time_left", self.colour(state, colour), f"{max(0.0, seconds):.1f}",
                             timeout=arena.SETUP_TIMEOUT)
 
-    def think(self, state: State, time_left: float) -> float:
-        return move_time(time_left, state.board.count(0))
+    def moves_left(self, state: State) -> float:
+        return moves_left(state)
 
     def read(self, text: str, state: State) -> int | None:
         """The move of an engine's genmove answer in our canonical form, None for `resign`."""

@@ -38,9 +38,8 @@ from typing import Any
 
 from protocol.errors import IllegalMove
 from protocol.gtp import Command
-from search.budget import Budget
 
-from .. import clock, gtp_runtime, registry
+from .. import gtp_runtime, registry
 from ..clock import Clock, TimeSettings
 from ..gtp_clock import ClockedEngine
 from ..gtp_runtime import Failure, arity, command, integer, natural, serve
@@ -62,10 +61,8 @@ from .board import (
     render,
 )
 
-__all__ = ["Engine", "Failure", "main", "move_time", "moves_left", "serve"]
+__all__ = ["Engine", "Failure", "main", "moves_left", "serve"]
 
-OVERHEAD = clock.OVERHEAD  # seconds kept back per move for the wire and the event loop
-MIN_MOVE = clock.MIN_SECONDS  # seconds: the least one move's budget is
 ANALYZE_COMMANDS = (  # HexGui builds its Analyze menu from these: type/label/command
     "param/Game Param/param_game",
     "plist/All Legal Moves/all_legal_moves %c",
@@ -76,18 +73,11 @@ ANALYZE_COMMANDS = (  # HexGui builds its Analyze menu from these: type/label/co
 _TRUE, _FALSE = ("1", "true", "on", "yes"), ("0", "false", "off", "no")
 
 
-def moves_left(empties: int) -> float:
-    """The moves we may still have to make with `empties` empty cells on the board: about
-    half of them, but never fewer than 10 (so an almost full board does not spend the whole
-    clock on one move)."""
-    return max(10.0, empties / 2)
-
-
-def move_time(time_left: float, empties: int) -> float:
-    """Seconds to think about one move with `time_left` seconds on a game clock (sudden
-    death) and `empties` empty cells on the board: the shared time manager (bots.clock)
-    over `moves_left(empties)`.  The arena's budget for our players under a game clock."""
-    return clock.move_seconds(time_left, moves_left(empties), OVERHEAD, MIN_MOVE)
+def moves_left(state: State) -> float:
+    """The moves we may still have to make in `state`, what bots.clock.budget spreads a game
+    clock over: about half the empty cells, but never fewer than 10 (so an almost full board
+    does not spend the whole clock on one move)."""
+    return max(10.0, state.board.count(EMPTY) / 2)
 
 
 def _seconds_text(value: float) -> str:
@@ -114,7 +104,6 @@ class Engine(ClockedEngine):
 
     game = "hex"
     colours = (BLACK, WHITE)
-    overhead = OVERHEAD
 
     def __init__(self, runner: SearchRunner | None, player: str = "random", params: tuple = (),
                  log: Any = None) -> None:
@@ -181,26 +170,24 @@ class Engine(ClockedEngine):
         last = None if s.last in (None, SWAP) else benzene(s, BLACK, s.last)[1]
         return s._replace(board=bytes(board), to_move=self.to_move(), last=last)
 
-    def budget(self, colour: int) -> tuple[float, float | None]:
-        """(seconds to think, seconds on the clock or None) for the controller's `colour`'s
-        next move: the shared clock model (bots.clock.clock_seconds) over `moves_left`."""
-        return self.clock_budget(colour, moves_left(self.state.board.count(EMPTY)))
+    def moves_left(self) -> float:
+        """Hex's estimate of the moves left (bots.clock.budget's input)."""
+        return moves_left(self.state)
 
     async def _generate(self, cmd: Command, commit: bool) -> str:
+        arrived = time.monotonic()
         (arg,) = arity(cmd, 1)
         colour = _colour(arg)
         if self.winner() is not None:
             return "resign"
         state = self._turn(self.canonical(colour))
-        started = time.monotonic()
-        seconds, left = self.budget(colour)
+        budget, left = self.move_budget(colour, arrived)
         context = {"time_left": left} if left is not None else None
-        move, _ = await self.think(state, Budget(seconds, start=started, limit=self.move_limit(colour, seconds)),
-                                   context)
+        move, _ = await self.think(state, budget, context)
         new = state.play(move)  # decide guarantees legality; a failure here is a bug
         if commit:
             self._commit(new)
-            self.charge(colour, time.monotonic() - started)
+            self.charge(colour, time.monotonic() - arrived)
         return self._move_name(state, move)
 
     # -- setup ---------------------------------------------------------------------------------

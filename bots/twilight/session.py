@@ -25,10 +25,8 @@ from typing import Any, Callable
 import structlog
 
 from protocol.twilight import SERVER_FRAMES, Bye, Decoder, End, Hme, Map, Mov, Move, Nme, ProtocolError, Set, Upd, encode
-from search.budget import Budget
 
-from .. import fields, records
-from ..clock import limit as overrun_limit
+from .. import clock, fields, records
 from ..decide import decide
 from ..players import make_player
 from ..runner import SearchRunner
@@ -230,8 +228,8 @@ async def _turn(game: Game, update: Upd, queue: asyncio.Queue, bot: TwilightBot,
         state = game.state
         if on_state:
             on_state(state)
-        budget = Budget(bot.move_time - bot.overhead, start=received,
-                        limit=overrun_limit(bot.move_time - bot.overhead, per_move=bot.move_time))
+        # the server's limit per move less the configured overhead (TwilightBot checks that something is left: no floor)
+        budget = clock.budget(arrived=received, per_move=bot.move_time, overhead=bot.overhead, floor=0.0)
         context = {"opponent_max_groups": game.opponent_max_groups}
         move, report = await decide(runner, "twilight", bot.player, bot.params, state, budget, context,
                                     log=log, ply=state.ply)

@@ -26,7 +26,8 @@ from tests.helpers import info_logs as capture_info_logs
 from bots.players import parse_spec
 from bots.go import players as go_players
 from bots.go.board import BLACK, PASS, WHITE, State, empty, from_moves, parse_point, point_name, setup
-from bots.go.clock import move_seconds
+from bots.clock import budget
+from bots.go.clock import moves_left
 from search.budget import SearchResult
 
 NAMES = {point_name(p, 9): p for p in range(81)} | {"PASS": PASS}
@@ -373,6 +374,11 @@ def test_logs_go_to_stderr_when_nobody_set_logging_up(env, capsys):
 
 
 # -- the clock -------------------------------------------------------------------------------
+
+def move_seconds(state, time_left: float) -> float:
+    """What bots.clock.budget plans with `time_left` on the clock in `state`, before the modes."""
+    return budget(arrived=0.0, time_left=time_left, moves_left=moves_left(state)).seconds
+
 
 class FakeClock:
     def __init__(self, step: float = 0.0) -> None:

@@ -19,7 +19,8 @@ from hypothesis import strategies as st
 
 import bots
 from bots.go.board import BLACK, PASS, WHITE, from_diagram, parse_point, render
-from bots.go.clock import DEFAULT_SECONDS, OVERHEAD, move_seconds
+from bots.clock import DEFAULT_SECONDS, OVERHEAD, budget
+from bots.go.clock import moves_left
 from bots.go.board import owners
 from bots.go.gtp_engine import Engine, TimeSettings, dead_stones, serve
 from tests.go import oracle
@@ -345,8 +346,19 @@ async def test_showboard_is_a_multiline_render(engine):
 
 # -- time ------------------------------------------------------------------------------------------
 
+def plan(engine: Engine, colour: int) -> tuple[float, float | None]:
+    """(seconds to think, seconds on the clock or None) for `colour`'s next move."""
+    b, left = engine.move_budget(colour, 0.0)
+    return b.seconds, left
+
+
+def move_seconds(state, time_left: float) -> float:
+    """What bots.clock.budget plans with `time_left` on a game clock in `state`."""
+    return budget(arrived=0.0, time_left=time_left, moves_left=moves_left(state)).seconds
+
+
 async def test_budget_without_time_information_is_the_default(engine, fake):
-    assert engine.move_budget(BLACK, engine.state) == (DEFAULT_SECONDS - OVERHEAD, None)
+    assert plan(engine, BLACK) == (DEFAULT_SECONDS - OVERHEAD, None)
     await ok(engine, "genmove b")
     assert fake.last_context is None
     assert fake.last_budget.seconds == pytest.approx(DEFAULT_SECONDS - OVERHEAD)
@@ -355,10 +367,10 @@ async def test_budget_without_time_information_is_the_default(engine, fake):
 async def test_budget_from_time_left_in_main_time_and_byo_yomi(engine, fake):
     await ok(engine, "time_settings 300 0 0")
     s = engine.state
-    assert engine.move_budget(BLACK, s) == (move_seconds(s, time_left=300.0), 300.0)
+    assert plan(engine, BLACK) == (move_seconds(s, time_left=300.0), 300.0)
     await ok(engine, "time_left b 60 0")
-    assert engine.move_budget(BLACK, s) == (move_seconds(s, time_left=60.0), 60.0)
-    assert engine.move_budget(WHITE, s) == (move_seconds(s, time_left=300.0), 300.0)
+    assert plan(engine, BLACK) == (move_seconds(s, time_left=60.0), 60.0)
+    assert plan(engine, WHITE) == (move_seconds(s, time_left=300.0), 300.0)
     await ok(engine, "genmove b")
     assert fake.last_context == {"time_left": 60.0}
     assert fake.last_budget.seconds == move_seconds(s, time_left=60.0)
@@ -366,7 +378,7 @@ async def test_budget_from_time_left_in_main_time_and_byo_yomi(engine, fake):
     assert 59.0 < left < 60.0 and stones == 0  # our own use is charged until the next time_left
     await ok(engine, "time_left white 10 5")  # byo-yomi: 10 s for 5 stones
     s = engine.state
-    assert engine.move_budget(WHITE, s) == (2.0 - OVERHEAD, 10.0)
+    assert plan(engine, WHITE) == (2.0 - OVERHEAD, 10.0)
     await ok(engine, "genmove w")
     assert fake.last_context == {"time_left": 10.0}
     assert fake.last_budget.seconds == pytest.approx(2.0 - OVERHEAD)
@@ -375,14 +387,13 @@ async def test_budget_from_time_left_in_main_time_and_byo_yomi(engine, fake):
 
 async def test_main_time_is_spent_at_least_at_the_byo_yomi_rate(engine):
     await ok(engine, "time_settings 2 30 3")
-    s = engine.state
-    assert engine.move_budget(BLACK, s) == (10.0 - OVERHEAD, 2.0)
+    assert plan(engine, BLACK) == (10.0 - OVERHEAD, 2.0)
     await ok(engine, "time_settings 0 30 3")  # byo-yomi only
     assert engine.clocks[BLACK] == (30.0, 3)
-    assert engine.move_budget(BLACK, s) == (10.0 - OVERHEAD, 30.0)
+    assert plan(engine, BLACK) == (10.0 - OVERHEAD, 30.0)
     await ok(engine, "time_settings 0 30 0")  # no limit
     assert engine.clocks[BLACK] is None
-    assert engine.move_budget(BLACK, s) == (DEFAULT_SECONDS - OVERHEAD, None)
+    assert plan(engine, BLACK) == (DEFAULT_SECONDS - OVERHEAD, None)
 
 
 def test_clock_after_our_moves():
@@ -408,7 +419,7 @@ async def test_time_left_without_time_settings(engine, fake):
     assert engine.clocks[WHITE][1] == 1
     await ok(engine, "genmove w")
     assert engine.clocks[WHITE] is None  # the period is over and its length unknown: default budget
-    assert engine.move_budget(WHITE, engine.state) == (DEFAULT_SECONDS - OVERHEAD, None)
+    assert plan(engine, WHITE) == (DEFAULT_SECONDS - OVERHEAD, None)
 
 
 async def test_time_commands_reject_bad_arguments(engine):

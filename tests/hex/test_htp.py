@@ -22,8 +22,8 @@ from bots import gtp_clock, gtp_runtime
 from bots.go import gtp_engine as go_gtp
 from bots.hex import htp
 from bots.hex.board import BLACK, EMPTY, SWAP, WHITE, empty, parse_cell, transpose
-from bots.clock import DEFAULT_SECONDS, OVERHEAD, RESERVE, TimeSettings, move_seconds
-from bots.hex.htp import Engine, move_time, moves_left, serve
+from bots.clock import DEFAULT_SECONDS, MIN_SECONDS, OVERHEAD, RESERVE, TimeSettings, budget
+from bots.hex.htp import Engine, moves_left, serve
 from bots.players import PlayerError
 from bots.runner import MoveReport
 from protocol.gtp import Command, ResponseDecoder, encode_response, parse_command_line
@@ -388,13 +388,24 @@ async def test_a_refused_search_move_never_leaves(fake):
         assert answer not in ("e5", "swap-pieces") and engine.state.is_legal(parse_cell(answer, 11, 11))
 
 
-def test_move_time():
+def move_time(time_left: float, empties: int) -> float:
+    """What bots.clock.budget plans on a game clock of `time_left` with `empties` empty cells,
+    over Hex's moves left (half the empty cells, at least 10)."""
+    return budget(arrived=0.0, time_left=time_left, moves_left=max(10.0, empties / 2)).seconds
+
+
+def plan(engine: Engine, colour: int) -> tuple[float, float | None]:
+    """(seconds to think, seconds on the clock or None) for `colour`'s next move."""
+    b, left = engine.move_budget(colour, 0.0)
+    return b.seconds, left
+
+
+def test_moves_left_and_the_share_of_a_game_clock():
+    assert moves_left(empty(11, 11)) == 60.5 and moves_left(empty(3, 3)) == 10  # never fewer than 10
     assert move_time(1800, 121) == pytest.approx(1800 * (1 - RESERVE) / 60.5 - 0.1)
     assert move_time(100, 121) < move_time(100, 60) < move_time(100, 19) == move_time(100, 1)
     assert move_time(100, 1) == pytest.approx(100 * (1 - RESERVE) / 10 - 0.1)  # never more than a tenth
-    assert move_time(0, 50) == move_time(-5, 50) == htp.MIN_MOVE
-    assert move_time(1e6, 121) == move_seconds(1e6, 60.5)  # no cap but the clock's: a controller asked for it
-    assert moves_left(121) == 60.5 and moves_left(3) == 10
+    assert move_time(0, 50) == move_time(-5, 50) == MIN_SECONDS
 
 
 # -- the swap: canonical inside, Benzene's dialect outside ---------------------------------------------
@@ -550,9 +561,9 @@ async def test_time_settings_per_move_never_plans_longer_than_the_period(engine,
         await ok(engine, f"time_left {reading}")
         budgets += await play_out(engine, fake, 1)
     assert max(budgets) <= 2.0 - OVERHEAD + 1e-9
-    assert min(budgets) >= htp.MIN_MOVE
+    assert min(budgets) >= MIN_SECONDS
     await ok(engine, "time_left b 1.5 1")
-    assert engine.budget(BLACK) == (pytest.approx(1.5 - OVERHEAD), 1.5)  # the time really left counts
+    assert plan(engine, BLACK) == (pytest.approx(1.5 - OVERHEAD), 1.5)  # the time really left counts
 
 
 async def test_absolute_time_spreads_over_the_game(engine, fake):
@@ -565,16 +576,16 @@ async def test_absolute_time_spreads_over_the_game(engine, fake):
     # The clock charged for moves that used almost nothing: later moves get more.
     assert budgets[-1] > budgets[0]
     left = engine.clocks[WHITE][0]
-    assert 15.0 < left < 20.0 and engine.budget(WHITE) == (move_time(left, engine.state.board.count(EMPTY)), left)
+    assert 15.0 < left < 20.0 and plan(engine, WHITE) == (move_time(left, engine.state.board.count(EMPTY)), left)
 
 
 async def test_main_time_then_byo_yomi(engine, fake):
     await ok(engine, "time_settings 2 30 3")  # 2 s of main time, then 3 moves per 30 s
-    assert engine.budget(BLACK) == (pytest.approx(10.0 - OVERHEAD), 2.0)  # never slower than the byo-yomi rate
+    assert plan(engine, BLACK) == (pytest.approx(10.0 - OVERHEAD), 2.0)  # never slower than the byo-yomi rate
     engine.charge(BLACK, 5.0)  # a move that ran out of main time starts a period and counts as its first
     assert engine.clocks[BLACK] == (27.0, 2)
     assert await ok(engine, "time_left b") == "27 2"
-    assert engine.budget(BLACK) == (pytest.approx(13.5 - OVERHEAD), 27.0)
+    assert plan(engine, BLACK) == (pytest.approx(13.5 - OVERHEAD), 27.0)
 
 
 async def test_time_left_sets_the_clock_in_both_forms(engine, fake):
@@ -592,7 +603,7 @@ async def test_time_left_sets_the_clock_in_both_forms(engine, fake):
     assert engine.clocks[BLACK] == (42.0, 0)
     assert await ok(engine, "time_left b 10 5") == ""  # 10 s for 5 stones
     assert await ok(engine, "time_left") == "black 10 5 white " + htp._seconds_text(engine.clocks[WHITE][0])
-    assert engine.budget(BLACK) == (pytest.approx(2.0 - OVERHEAD), 10.0)
+    assert plan(engine, BLACK) == (pytest.approx(2.0 - OVERHEAD), 10.0)
     await ok(engine, "clear_board")
     assert engine.clocks == {BLACK: (300.0, 0), WHITE: (300.0, 0)}
 
@@ -613,13 +624,13 @@ async def test_time_left_in_benzenes_form_keeps_a_byo_yomi_period(engine):
 async def test_time_left_without_any_settings(engine, fake):
     await ok(engine, "time_left w 100")  # Benzene's clock for the whole game
     assert engine.clocks == {BLACK: None, WHITE: (100.0, 0)}
-    assert engine.budget(WHITE) == (move_time(100.0, 121), 100.0)
+    assert plan(engine, WHITE) == (move_time(100.0, 121), 100.0)
     await ok(engine, "time_left b 4 2")  # a byo-yomi period of unknown length
     budgets = await play_out(engine, fake, 1)
     assert budgets == [pytest.approx(2.0 - OVERHEAD)] and engine.clocks[BLACK][1] == 1
     await ok(engine, "genmove b")
     assert engine.clocks[BLACK] is None  # the period is over and its length unknown: the default
-    assert engine.budget(BLACK) == (pytest.approx(DEFAULT_SECONDS - OVERHEAD), None)
+    assert plan(engine, BLACK) == (pytest.approx(DEFAULT_SECONDS - OVERHEAD), None)
 
 
 async def test_time_commands_reject_bad_arguments(engine):
@@ -640,13 +651,13 @@ async def test_kgs_time_settings(engine):
     await ok(engine, "kgs-time_settings byoyomi 60 10 5")  # Japanese: every move within one period
     assert engine.time == TimeSettings(60.0, 10.0, 1) and engine.clocks[WHITE] == (60.0, 0)
     await ok(engine, "time_left w 7 5")  # periods left sent as stones: still one period of one move
-    assert engine.clocks[WHITE] == (7.0, 1) and engine.budget(WHITE) == (pytest.approx(7.0 - OVERHEAD), 7.0)
+    assert engine.clocks[WHITE] == (7.0, 1) and plan(engine, WHITE) == (pytest.approx(7.0 - OVERHEAD), 7.0)
     await ok(engine, "kgs-time_settings byoyomi 60 10 0")  # no period: absolute
     assert engine.time == TimeSettings(60.0, 0.0, 0)
     await ok(engine, "kgs-time_settings canadian 60 120 25")
     assert engine.time == TimeSettings(60.0, 120.0, 25)
     await ok(engine, "kgs-time_settings CANADIAN 0 20 10")
-    assert engine.clocks[BLACK] == (20.0, 10) and engine.budget(BLACK)[0] == pytest.approx(2.0 - OVERHEAD)
+    assert engine.clocks[BLACK] == (20.0, 10) and plan(engine, BLACK)[0] == pytest.approx(2.0 - OVERHEAD)
     await ok(engine, "kgs-time_settings none")
     assert engine.time is None and engine.clocks == {BLACK: None, WHITE: None}
     for line in ("kgs-time_settings", "kgs-time_settings fischer 60 5", "kgs-time_settings none 5",
@@ -676,7 +687,7 @@ async def test_param_game(engine):
     assert "[bool] allow_swap 1" in (await ok(engine, "param_game")).split("\n")
     assert "[string] game_time 90.5" in (await ok(engine, "param_game")).split("\n")
     assert await ok(engine, "time_left") == "black 90.5 white 90.5"
-    assert engine.budget(BLACK) == (move_time(90.5, 121), 90.5)
+    assert plan(engine, BLACK) == (move_time(90.5, 121), 90.5)
     await ok(engine, "play b a1")
     await fails(engine, "param_game game_time 60", "game_time can only be set before the first move")
     await ok(engine, "param_game allow_swap 0")
