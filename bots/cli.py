@@ -35,7 +35,7 @@ import structlog
 
 from . import log as logsetup
 from . import registry
-from .cmdline import UsageFailure, count, positive, whole
+from .cmdline import UsageFailure, count, page, positive, whole
 from .human import Quit
 from .loop import Stopped
 from .loop import run as _run
@@ -140,30 +140,38 @@ class Parser(argparse.ArgumentParser):
         self.exit(2, f"bots: error: {message} (see: {self.prog} --help)\n")
 
 
-# Commands whose second word is a game (or a server, or an engine) from the registry.
+# Commands whose second word is a game (or a server, or an engine) from the registry: what each
+# does, and examples across the games.
 PER_GAME = {
-    "play": ("GAME", "play: on a server, or in the terminal (hex)"),
-    "serve": ("SERVER", "run our server (official semantics) for practice and tests"),
-    "arena": ("GAME", "a match between two players, with a report"),
-    "bench": ("GAME", "search speed and depth per player and position"),
-    "gtp": ("GAME", "an engine speaking GTP on stdin/stdout"),
-    "htp": ("GAME", "an engine speaking HTP (Hex's dialect of GTP) on stdin/stdout"),
-    "tournament": ("GAME", "a round robin or gauntlet of many participants, with ratings and a report"),
+    "play": ("GAME", "play on a server: one bot, as the daemon plays it (Hex: a game in the terminal)",
+             ["bots play twilight --host 127.0.0.1 --port 5555", "bots play go --cgos yss-aya.com:6809 --name N "
+              "--password PW", "bots play hex --a human --b mcts"]),
+    "serve": ("SERVER", "run our server (official semantics) for practice and tests",
+              ["bots serve twilight --map map8 --port 5555", "bots serve gnd --game gopher --random"]),
+    "arena": ("GAME", "a match between two players, with a report",
+              ["bots arena twilight --a planner --b greedy --maps map8", "bots arena hex --a human --b mcts --games 1"]),
+    "bench": ("GAME", "search speed and depth per player and position",
+              ["bots bench go", "bots bench twilight --maps map8 --players planner"]),
+    "gtp": ("GAME", "an engine speaking GTP on stdin/stdout", ["bots gtp go --player mcts"]),
+    "htp": ("GAME", "an engine speaking HTP (Hex's dialect of GTP) on stdin/stdout", ["bots htp hex"]),
+    "tournament": ("GAME", "a round robin or gauntlet of many participants, with ratings and a report",
+                   ["bots tournament gopher --players alphabeta mcts random --report out/"]),
 }
 COMMANDS = (*PER_GAME, "daemon", "demo", "maps", "fuzz", "soak", "replay", "warm")
 
 
 def build_parser() -> argparse.ArgumentParser:
     parser = Parser(prog="bots", description="Plays board games against tournament servers.",
-                    formatter_class=argparse.RawDescriptionHelpFormatter, epilog=__doc__.split("\n\n")[1])
+                    formatter_class=argparse.RawDescriptionHelpFormatter,
+                    epilog="examples:\n" + __doc__.split("\n\n")[1])
     parser.add_argument("--log-format", choices=("auto", "console", "json"), default=None,
                         help="log format on stderr (default: console on a terminal, JSON otherwise)")
     parser.add_argument("--log-level", default="info", choices=("debug", "info", "warning", "error"),
                         help="the least important log lines shown (info)")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND", parser_class=Parser)
     targets = {}
-    for command, (metavar, text) in PER_GAME.items():
-        p = sub.add_parser(command, help=text, description=text)
+    for command, (metavar, text, examples) in PER_GAME.items():
+        p = page(sub, command, text, examples)
         targets[command] = p.add_subparsers(dest="game", required=True, metavar=metavar, parser_class=Parser)
     from . import arena, playing
     from .tournament import command as tournament
@@ -174,11 +182,9 @@ def build_parser() -> argparse.ArgumentParser:
             playing.add_parser(targets["play"], game)
         arena.add_parser(targets["arena"], game)
         tournament.add_parser(targets["tournament"], game)
-        bench = targets["bench"].add_parser(game.name, help=f"{game.name} search speed, a table",
-                                            description=f"{game.name.capitalize()} search speed: a table of "
-                                                        "playouts, iterations or nodes per second, and depths.",
-                                            epilog=f"example:\n  bots bench {game.name}",
-                                            formatter_class=argparse.RawDescriptionHelpFormatter)
+        bench = page(targets["bench"], game.name, f"{game.name} search speed, a table", [f"bots bench {game.name}"],
+                     f"{game.name.capitalize()} search speed: a table of playouts, iterations or nodes per second, "
+                     "and depths, measured side by side in one run on one core.")
         game.module("bench").add_arguments(bench, game.name)
         bench.set_defaults(func=cmd_bench)
         for (command, target), add in game.module("commands").commands(game.name).items():
@@ -186,20 +192,28 @@ def build_parser() -> argparse.ArgumentParser:
                 added.add((command, target))
                 add(targets[command] if target else sub)
 
-    d = sub.add_parser("daemon", help="run every bot of a config file")
+    d = page(sub, "daemon", "run every bot of a config file", ["bots daemon --config config/bots.toml"],
+             "Runs every [[bot]] of a TOML config on one event loop, sharing one pool of search workers: each "
+             "bot plays its server's games, a server that is down or drops is retried with backoff, garbage "
+             "from a server stops only that bot.  SIGTERM or Ctrl-C stops them all.")
     d.add_argument("--config", required=True, help="a TOML file (see config/bots.toml)")
     d.set_defaults(func=cmd_daemon)
 
-    f = sub.add_parser("fuzz", help="every wire codec against hostile inputs (random, mutated, huge numbers)")
+    f = page(sub, "fuzz", "every wire codec against hostile inputs (random, mutated, huge numbers)",
+             ["bots fuzz --inputs 100000 --codecs twilight"],
+             "Feeds every wire codec random, mutated and oversized inputs and prints a table per codec; any "
+             "input that raises something other than the codec's ProtocolError is a finding (exit 1).")
     f.add_argument("--inputs", type=count, default=1_000_000, help="inputs per codec (1000000)")
     f.add_argument("--seed", type=whole, default=1, help="random seed, to replay a finding (1)")
     f.add_argument("--codecs", nargs="+", default=None, help="only codecs whose name contains one of these words")
     f.set_defaults(func=cmd_fuzz)
 
-    r = sub.add_parser("replay", help="step through a recorded game (--record DIR) in the terminal, or draw it",
-                       description="Rebuilds every position of a game record (JSON, or SGF for Go and Hex) with "
-                                   "our rules and steps through it: Enter or n next, p previous, a number jumps to "
-                                   "that move, q quits.  Commands are read line by line when stdin is not a terminal.")
+    r = page(sub, "replay", "step through a recorded game (--record DIR) in the terminal, or draw it",
+             ["bots replay games/20261126T120000Z-twilight-map8-planner-vs-greedy-0.json",
+              "bots replay game.sgf --to-png final.png"],
+             description="Rebuilds every position of a game record (JSON, or SGF for Go and Hex) with our rules "
+                         "and steps through it: Enter or n next, p previous, a number jumps to that move, q quits.  "
+                         "Commands are read line by line when stdin is not a terminal.")
     r.add_argument("file", metavar="FILE", help="a record written with --record DIR (.json or .sgf)")
     r.add_argument("--to-png", default=None, metavar="OUT.png", help="draw the final board (or --move N) as a PNG")
     r.add_argument("--move", type=whole, default=None, metavar="N",
@@ -207,18 +221,16 @@ def build_parser() -> argparse.ArgumentParser:
                         "or the last move for --to-png)")
     r.set_defaults(func=cmd_replay)
 
-    w = sub.add_parser("warm", help="compile (or load) the games' search kernels into the cache now",
-                       description="Compiles every named game's numba kernels (default: every game) into the "
-                                   "kernel cache, so that no later start compiles them: run it once after an "
-                                   "install, in an image's build, or before a service starts.  Engines and "
-                                   "clients never wait for this: they answer at once and compile in the "
-                                   "background.  Prints the cache directory and the seconds per game.",
-                       epilog="example: bots warm go hex", formatter_class=argparse.RawDescriptionHelpFormatter)
+    w = page(sub, "warm", "compile (or load) the games' search kernels into the cache now", ["bots warm go hex"],
+             description="Compiles every named game's numba kernels (default: every game) into the kernel cache, "
+                         "so that no later start compiles them: run it once after an install, in an image's build, "
+                         "or before a service starts.  Engines and clients never wait for this: they answer at "
+                         "once and compile in the background.  Prints the cache directory and the seconds per game.")
     w.add_argument("games", nargs="*", metavar="GAME", help=f"games to warm (default: all of {', '.join(registry.names())})")
     w.set_defaults(func=cmd_warm)
 
-    k = sub.add_parser("soak", help="bots of several games share the workers, each on a local server of ours; "
-                                    "a table of moves, fallbacks and latency per bot")
+    k = page(sub, "soak", "bots of several games share the workers, each on a local server of ours; a table of "
+                          "moves, fallbacks and latency per bot", ["bots soak --moves 1000 --neighbours 2"])
     k.add_argument("--moves", type=count, default=1000, help="stop after this many moves of the four bots (1000)")
     k.add_argument("--workers", type=count, default=2, help="search processes shared by the bots (2)")
     k.add_argument("--move-time", type=positive, default=2.0, help="Twilight seconds per move (2)")

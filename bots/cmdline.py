@@ -14,7 +14,7 @@ from typing import Any, Callable, Sequence
 
 from .players import PlayerError, make_player, parse_spec, player_table
 
-__all__ = ["UsageFailure", "output_file", "listening", "player_spec", "checked_player", "shower",
+__all__ = ["UsageFailure", "page", "output_file", "listening", "player_spec", "checked_player", "shower",
            "number", "port", "positive", "nonnegative", "count", "whole", "add_player", "add_workers",
            "players_text", "add_record", "record_directory", "not_a_person", "search_workers"]
 
@@ -39,6 +39,20 @@ async def listening(start: Any, host: str, port: int | None) -> Any:
         return await start
     except OSError as exc:
         raise UsageFailure(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None
+
+
+# -- help pages --------------------------------------------------------------------------------
+
+
+def page(sub: argparse._SubParsersAction, name: str, help: str, examples: Sequence[str],
+         description: str = "", **kwargs: Any) -> argparse.ArgumentParser:
+    """A command's parser whose help page teaches: what the command does (`description`; by
+    default `help` as a sentence) and how to run it (`examples`, each a command line, shown
+    under "example:" or "examples:")."""
+    head = "example:" if len(examples) == 1 else "examples:"
+    return sub.add_parser(name, help=help, description=description or f"{help[0].upper()}{help[1:]}.",
+                          epilog="\n".join([head, *(f"  {line}" for line in examples)]),
+                          formatter_class=argparse.RawDescriptionHelpFormatter, **kwargs)
 
 
 # -- players -----------------------------------------------------------------------------------

@@ -116,13 +116,40 @@ def players(replay: Replay) -> str:
 
 
 def result(replay: Replay) -> str:
-    """The outcome as the record tells it (SGF's RE, or the winner and why the game ended)."""
+    """The outcome, the winner named by seat and player (e.g. "white mcts (B) won (W+Resign,
+    resignation)"), from the winner's label or from SGF's RE."""
     r = replay.record
-    if isinstance(r.get("result"), str) and r["result"]:
-        return r["result"] + (f" ({r['end']})" if r.get("end") else "")
+    labels = r.get("names", {})  # an arena's: label -> player
+    seats = r.get("players", {})  # seat -> label (or player)
+    text = r["result"] if isinstance(r.get("result"), str) and r["result"] else None
     winner = r.get("winner_name")
-    why = r.get("reason") or r.get("end")
-    return (f"{winner} won" if winner else "a draw") + (f" ({why})" if why else "")
+    if winner is not None:
+        seat = next((s for s, label in seats.items() if label == winner), None)
+    elif text and text[:2] in ("B+", "W+"):
+        seat = {"B": "black", "W": "white"}[text[0]]
+    else:
+        seat = None
+    if seat is not None:
+        label = seats.get(seat)
+        head = f"{seat} {labels[label]} ({label})" if label in labels else f"{seat} {label}" if label else seat
+        head += " won"
+    else:
+        head = f"{winner} won" if winner else "a draw"
+    how = ", ".join(filter(None, [text, r.get("reason") or r.get("end")]))
+    return head + (f" ({how})" if how else "")
+
+
+def legend(replay: Replay) -> list[tuple[str, str]]:
+    """(label, colour) per seat of the game's pictures (its record hooks' LEGEND), each seat
+    labelled with the player who sat there."""
+    labels = replay.record.get("names", {})
+    seats = replay.record.get("players", {})
+    out = []
+    for seat, colour in getattr(replay.hooks, "LEGEND", {}).items():
+        label = seats.get(seat)
+        player = f"{labels[label]} ({label})" if label in labels else label
+        out.append((f"{seat}: {player}" if player else seat, colour))
+    return out
 
 
 def caption(replay: Replay, k: int) -> str:
@@ -188,7 +215,8 @@ def browse(replay: Replay, start: int, stream: TextIO = sys.stdin, out: TextIO =
 
 
 def to_png(replay: Replay, k: int, path: str | Path) -> Path:
-    """The board after k moves as a PNG, titled with the game, the players and the move."""
+    """The board after k moves as a PNG, titled with the game, the players and the move (and at
+    the end who won), with a legend of the seats' colours and players."""
     from .plotting import pyplot
 
     plt = pyplot()
@@ -196,7 +224,14 @@ def to_png(replay: Replay, k: int, path: str | Path) -> Path:
     try:
         replay.hooks.draw(replay.positions[k], ax)
         ax.set_title(caption(replay, k), fontsize=9, loc="left")
-        fig.tight_layout()
+        keys = legend(replay)
+        if keys:
+            from matplotlib.patches import Patch
+
+            fig.legend(handles=[Patch(facecolor=colour, edgecolor="#555555", label=text) for text, colour in keys],
+                       loc="lower center", ncol=len(keys), fontsize=8, frameon=False)
+            fig.subplots_adjust(bottom=0.12)
+        fig.tight_layout(rect=(0, 0.06 if keys else 0, 1, 1))
         fig.savefig(path, dpi=100)
     finally:
         plt.close(fig)

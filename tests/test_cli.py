@@ -620,3 +620,47 @@ def test_ctrl_c_in_the_middle_of_a_game_exits_quietly(game):
     assert code == 130, rest[-2000:]
     for bad in ("Traceback", "KeyboardInterrupt", "leaked semaphore"):
         assert bad not in rest, rest[-2000:]
+
+
+# -- help that teaches -----------------------------------------------------------------------------
+
+
+def help_pages():
+    """(command words, parser) of every page of `bots --help`, subcommands of subcommands too."""
+    import argparse
+
+    def walk(parser, words):
+        yield words, parser
+        for action in parser._actions:
+            if isinstance(action, argparse._SubParsersAction):
+                for name, child in action.choices.items():
+                    yield from walk(child, words + [name])
+
+    return list(walk(cli.build_parser(), ["bots"]))
+
+
+def test_every_help_page_says_what_the_command_does_and_shows_an_example():
+    pages = help_pages()
+    assert len(pages) > 40  # every command of every game
+    for words, parser in pages:
+        name = " ".join(words)
+        assert parser.description and len(parser.description) > 20, f"{name}: no description"
+        epilog = parser.epilog or ""
+        assert epilog.startswith(("example:", "examples:")), f"{name}: no example"
+        assert "bots " in epilog or name == "bots gtp go", f"{name}: its example is not a command line"
+
+
+def test_a_person_is_offered_only_where_a_person_can_play():
+    """`human` is refused by an engine whose stdin carries a protocol and makes no sense in a
+    benchmark: their pages do not offer it; play and arena pages do."""
+    pages = {" ".join(words): " ".join(parser.format_help().split()) for words, parser in help_pages()}
+    for name in ("bots gtp go", "bots htp hex", "bots bench twilight", "bots bench gopher", "bots tournament go"):
+        assert "human" not in pages[name], name
+    for name in ("bots arena twilight", "bots arena go", "bots play twilight", "bots play hex"):
+        assert "human (you, at this terminal)" in pages[name], name
+
+
+def test_only_dodo_offers_a_starting_layout():
+    pages = {" ".join(words): parser.format_help() for words, parser in help_pages()}
+    assert "--layout" in pages["bots arena dodo"] and "--layout" in pages["bots tournament dodo"]
+    assert "--layout" not in pages["bots arena gopher"] and "--layout" not in pages["bots tournament gopher"]

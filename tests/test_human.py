@@ -172,8 +172,9 @@ def test_go_a_person_plays_a_whole_game_on_our_cgos_server():
 def quiet_order(screen: str) -> str:
     """An order moving our first group to an empty neighbouring cell (no battle to lose, so
     the game lasts its plies), read from the screen as a person would read it."""
-    rows = screen[screen.index("ply "):screen.index("Yours, ")].splitlines()[1:]
-    cols = len(rows[0]) // 4
+    columns, *rows = screen[screen.index("ply "):screen.index("Yours, ")].splitlines()[1:]
+    cols = len(columns.split())  # the columns' numbers
+    rows = [row for row in rows if row.strip()]
     taken = {(int(x), int(y)) for x, y in re.findall(r"(\d+) (\d+) \([VWh]\d+\)", screen)}
     x, y, n = map(int, re.search(r"Yours, vampires: (\d+) (\d+) \(V(\d+)\)", screen).groups())
     for dx, dy in ((-1, 0), (1, 0), (0, -1), (0, 1), (-1, -1), (1, 1), (-1, 1), (1, -1)):
@@ -182,9 +183,12 @@ def quiet_order(screen: str) -> str:
     raise AssertionError(f"no empty cell next to {x} {y}:\n{screen}")
 
 
-def test_twilight_a_person_gives_orders_on_our_referee():
-    seat = Seat("arena", "twilight", "--a", "human", "--b", "random:seed=3", "--maps", "map8", "--games", "1",
-                "--max-plies", "6", "--move-time", "60", "--overhead", "0.1", "--workers", "1")
+def test_twilight_a_person_gives_orders_on_our_referee(tmp_path):
+    """Each side has its own time: the person 60 s a move, the planner its 0.4 s."""
+    games = tmp_path / "games.jsonl"
+    seat = Seat("arena", "twilight", "--a", "human", "--b", "planner", "--maps", "map8", "--games", "1",
+                "--max-plies", "6", "--person-time", "60", "--move-time", "0.4", "--overhead", "0.1",
+                "--workers", "1", "--json", str(games))
     turns = 0
     try:
         while (text := seat.screen()) is not None:
@@ -202,6 +206,9 @@ def test_twilight_a_person_gives_orders_on_our_referee():
         seat.stop()
     assert turns == 3, seat.shown[-2000:]  # 6 plies: three of them ours
     assert "TOTAL" in seat.shown
+    [record] = [json.loads(line) for line in games.read_text().splitlines()]
+    planner = next(seat for seat, label in record["players"].items() if label == "B")
+    assert record["latencies"][planner] and max(record["latencies"][planner]) < 1.5, record["latencies"]
 
 
 @pytest.mark.parametrize("how", ["quit", "ctrl-c"])

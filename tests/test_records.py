@@ -58,6 +58,13 @@ def test_twilight_arena_records_every_move_and_replay_steps_through_it(tmp_path)
     assert "(server's clock)" in captions[1]
     assert "vampires greedy (A), werewolves random:seed=4 (B)" in captions[0]
     assert any(line.startswith("ply 3/12") for line in lines)  # out of the ply cap
+    from bots import replay as replays  # the picture's legend and the result name the players
+
+    game = replays.load(files[0])
+    assert replays.legend(game)[:2] == [("vampires: greedy (A)", "#d32f2f"), ("werewolves: random:seed=4 (B)", "#1565c0")]
+    winner = record["winner_name"]
+    assert replays.result(game).startswith(
+        {"A": "vampires greedy (A) won", "B": "werewolves random:seed=4 (B) won", None: "a draw"}[winner])
     assert any(line.startswith("ply 2/12") for line in lines)
 
 

@@ -14,8 +14,8 @@ import json
 import structlog
 
 from .. import records
-from ..cmdline import UsageFailure, add_record, count, listening, nonnegative, port, positive, record_directory, \
-    shower, whole
+from ..cmdline import UsageFailure, add_record, count, listening, nonnegative, page, port, positive, \
+    record_directory, shower, whole
 from ..loop import run as _run
 from .display import render
 
@@ -29,7 +29,11 @@ def commands(game: str) -> dict:
 
 
 def add_serve(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("gnd", help="our gnd server (Gopher and Dodo, the course's HTTP JSON protocol)")
+    p = page(sub, "gnd", "our gnd server (Gopher and Dodo, the course's HTTP JSON protocol)",
+             ["bots serve gnd --game gopher --size 6 --time 180 --random", "bots serve gnd --game dodo --port 8081"],
+             "A gnd server of ours on a local port: it pairs the clients that register (first come plays Red), "
+             "or pairs each with a random player (--random), keeps each player's clock, and prints each game's "
+             "record as a JSON line.")
     p.add_argument("--game", dest="gnd_game", choices=tuple(CLOCK), default=None, help="the game played (required)")
     p.add_argument("--host", default="127.0.0.1", help="the address to listen on (127.0.0.1)")
     p.add_argument("--port", type=port, default=8080, help="the port (8080); 0 picks a free port")

@@ -17,6 +17,7 @@ from .hexagon import BLUE, RED
 
 SEATS = {RED: "red", BLUE: "blue"}
 COLOURS = {0: "#f3f0e6", RED: "#d32f2f", BLUE: "#1565c0"}
+LEGEND = {"red": COLOURS[RED], "blue": COLOURS[BLUE]}  # the seats' colours in a picture's legend
 
 
 def _game(state: Any) -> str:

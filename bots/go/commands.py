@@ -14,7 +14,7 @@ import os
 import structlog
 
 from ..cmdline import (UsageFailure, add_player, add_record, add_workers, checked_player, count, listening,
-                       not_a_person, number, port, positive, record_directory)
+                       not_a_person, number, page, port, positive, record_directory)
 from ..loop import run as _run
 from .game import GAME
 from .match import DEFAULT_PORT as CGOS_PORT
@@ -25,14 +25,21 @@ def commands(game: str) -> dict:
 
 
 def add_gtp(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("go", help="a Go engine speaking GTP on stdin/stdout (gogui, twogtp, GNU Go matches)")
+    p = page(sub, "go", "a Go engine speaking GTP on stdin/stdout (gogui, twogtp, GNU Go matches)",
+             ["bots gtp go --player mcts", "gogui-twogtp -black 'bots gtp go' -white 'gnugo --mode gtp' -games 10"],
+             "A Go engine speaking GTP v2 on stdin/stdout, for a controller (GoGui, gogui-twogtp, a referee): it "
+             "answers at once, plays any board size to 19 with komi and positional superko, and keeps the "
+             "controller's clock (time_settings, kgs-time_settings, time_left; 2 s a move when none is set).")
     add_player(p, "go", GAME.default_player, persons=False)
     add_workers(p)
     p.set_defaults(func=gtp)
 
 
 def add_serve(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("cgos", help="our CGOS server (Go), for practice and tests")
+    p = page(sub, "cgos", "our CGOS server (Go), for practice and tests", ["bots serve cgos --port 6809 --random"],
+             "A CGOS server of ours on a local port (the line protocol of the Computer Go Server): it pairs the "
+             "clients that log in, or plays random moves against a lone client with --random, and prints each "
+             "game's result as a JSON line.")
     p.add_argument("--host", default="127.0.0.1", help="the address to listen on (127.0.0.1)")
     p.add_argument("--port", type=port, default=CGOS_PORT, help=f"the port ({CGOS_PORT}); 0 picks a free port")
     p.add_argument("--size", type=count, default=9, help="the board (9)")

@@ -12,6 +12,8 @@ SGF_GM = "1"
 SEATS = {BLACK: "black", WHITE: "white"}
 
 
+LEGEND = {"black": "black", "white": "white"}  # the seats' colours in a picture's legend
+
 def from_sgf(text: str) -> dict:
     """An SGF file as a record (bots.records' keys): players, result and every move with its
     think time (the move's comment, where the file has one)."""

@@ -13,7 +13,7 @@ import os
 import sys
 
 from ..cmdline import (UsageFailure, add_player, add_record, add_workers, checked_player, count, not_a_person,
-                       players_text, positive, record_directory, search_workers)
+                       page, players_text, positive, record_directory, search_workers)
 from ..human import is_person
 from ..loop import run as _run
 from ..runner import SearchRunner
@@ -37,10 +37,11 @@ def _side_help(default: str) -> str:
 
 
 def add_play(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("hex", help="a game of Hex in the terminal: you against a player, or two players",
-                       epilog="example:\n  bots play hex --a human --b mcts --size 9 --swap\n"
-                              "Type a cell (f6), the seed's row then column from 0 (5 5), or swap.",
-                       formatter_class=argparse.RawDescriptionHelpFormatter)
+    p = page(sub, "hex", "a game of Hex in the terminal: you against a player, or two players",
+             ["bots play hex --a human --b mcts --size 9 --swap", "bots play hex --a mcts --b resistance --size 7"],
+             "A game of Hex in the terminal, Black (--a) joining top and bottom, White (--b) left and right: "
+             "a person types a cell (f6), the seed's row then column from 0 (5 5), or swap; the board is drawn "
+             "after every move.  Hex has no server to join: engines play under a controller (`bots htp hex`).")
     p.add_argument("--a", default=HUMAN, metavar="PLAYER", help="Black (moves first): " + _side_help(HUMAN))
     p.add_argument("--b", default=GAME.default_player, metavar="PLAYER",
                    help="White: " + _side_help(GAME.default_player))
@@ -52,7 +53,11 @@ def add_play(sub: argparse._SubParsersAction) -> None:
 
 
 def add_htp(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("hex", help="a Hex engine speaking HTP on stdin/stdout (HexGui, MoHex tournament scripts)")
+    p = page(sub, "hex", "a Hex engine speaking HTP on stdin/stdout (HexGui, MoHex tournament scripts)",
+             ["bots htp hex --player mcts"],
+             "A Hex engine speaking HTP (Hex's dialect of GTP) on stdin/stdout, for HexGui or a tournament "
+             "script: any board to 19x19, the swap rule, and the controller's clock (time_settings, time_left, "
+             "param_game game_time; 2 s a move when none is set).")
     add_player(p, "hex", GAME.default_player, persons=False)
     add_workers(p)
     p.set_defaults(func=htp)

@@ -13,6 +13,7 @@ from .sgf import play_dialect, read_game
 SGF_GM = "11"
 SEATS = {"B": "black", "W": "white"}
 COLOURS = {0: "#d9c9a3", BLACK: "#222222", WHITE: "#ffffff"}
+LEGEND = {"black": COLOURS[BLACK], "white": COLOURS[WHITE]}  # the seats' colours in a picture's legend
 
 
 def from_sgf(text: str) -> dict:

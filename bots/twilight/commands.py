@@ -14,7 +14,7 @@ import json
 
 import structlog
 
-from ..cmdline import UsageFailure, add_record, add_workers, count, listening, nonnegative, port, positive, \
+from ..cmdline import UsageFailure, add_record, add_workers, count, listening, nonnegative, page, port, positive, \
     record_directory, shower, whole
 from ..loop import run as _run
 from . import mapgen
@@ -31,7 +31,10 @@ def commands(game: str) -> dict:
 
 
 def add_serve(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("twilight", help="our Twilight referee (official semantics, binary protocol)")
+    p = page(sub, "twilight", "our Twilight referee (official semantics, binary protocol)",
+             ["bots serve twilight --map map8 --port 5555", "bots serve twilight --map mymap.xml --games 2 --show"],
+             "A Twilight server of ours on a local port, with the official server's rules and protocol: the "
+             "first connection plays the vampires, each game's record is printed as a JSON line.")
     p.add_argument("--map", required=True, help="a map file (official XML) or a shipped map name")
     p.add_argument("--host", default="127.0.0.1", help="the address to listen on (127.0.0.1)")
     p.add_argument("--port", type=port, default=5555, help="the port (5555); 0 picks a free port")
@@ -85,7 +88,10 @@ def serve(args: argparse.Namespace) -> int:
 
 
 def add_demo(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("demo", help="a local Twilight match on our referee, drawn in the terminal")
+    p = page(sub, "demo", "a local Twilight match on our referee, drawn in the terminal",
+             ["bots demo", "bots demo --map thetrap --opponent expecti --move-time 1"],
+             "A local Twilight match: our referee on a free port, our player (A, the vampires) against an "
+             "opponent (B), the board drawn after every ply, then the result.  No network, no setup.")
     p.add_argument("--map", default="map8", help="a map file or a shipped map name (map8)")
     p.add_argument("--player", default=GAME.default_player, help=f"our player, NAME[:k=v,...] ({GAME.default_player})")
     p.add_argument("--opponent", default="greedy", help="the other side (greedy)")
@@ -103,4 +109,5 @@ def demo(args: argparse.Namespace) -> int:
              f"{args.move_time} s per move. A plays vampires (V).")
     return arena.run(argparse.Namespace(game="twilight", a=args.player, b=args.opponent, maps=[args.map], games=1,
                                         parallel=1, seed=1, workers=args.workers, json=None, show=True, record=None,
-                                        move_time=args.move_time, overhead=args.overhead, max_plies=200), intro)
+                                        move_time=args.move_time, person_time=300.0, overhead=args.overhead,
+                                        max_plies=200), intro)

@@ -93,7 +93,10 @@ EXAMPLES = """examples:
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
     """Add `maps generate` to the `bots` subcommands."""
-    p = sub.add_parser("maps", help="Twilight map tools: generate fair random maps")
+    p = sub.add_parser("maps", help="Twilight map tools: generate fair random maps",
+                       description="Twilight map tools: `generate` writes fair (point-symmetric) random maps in the "
+                                   "official XML, one or many.", epilog=EXAMPLES,
+                       formatter_class=argparse.RawDescriptionHelpFormatter)
     actions = p.add_subparsers(dest="maps_command", required=True, metavar="ACTION")
     g = actions.add_parser("generate", help="a seeded, point-symmetric random map (official XML)",
                            description=__doc__.split("\n\n")[2], epilog=EXAMPLES,

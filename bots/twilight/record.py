@@ -16,6 +16,8 @@ from protocol.twilight import Cell, Move
 from .rules import Species, State, settle, state_from_cells, validate
 
 COLOURS = {"humans": "#4caf50", "vampires": "#d32f2f", "werewolves": "#1565c0"}
+LEGEND = {"vampires": COLOURS["vampires"], "werewolves": COLOURS["werewolves"], "humans": COLOURS["humans"]}
+"""The seats' colours in a picture's legend (bots.replay.legend)."""
 
 
 def position(state: State) -> dict:
