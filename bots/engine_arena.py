@@ -402,6 +402,19 @@ async def play_sides(rules: Rules, black: str, white: str, runner: SearchRunner,
                 await side.close()
 
 
+def participant_hooks(prefix: str) -> tuple[Callable[..., None], Callable[[str, str], bool]]:
+    """The `check` and `searches` match hooks (bots.matches.MatchHooks) of a game whose external
+    engines are named `<prefix>:COMMAND`."""
+
+    def check(game: str, text: str, label: str = "") -> None:
+        checked_side(game, prefix, text, label)
+
+    def searching(game: str, text: str) -> bool:
+        return searches(game, prefix, text)
+
+    return check, searching
+
+
 def searches(game: str, prefix: str, text: str) -> bool:
     """Whether a participant is one of our players that searches (not an external engine, not
     a person at the terminal)."""

@@ -43,12 +43,7 @@ def setups(args: argparse.Namespace) -> list[str]:
     return [str(size) for size in args.sizes]
 
 
-def check(game: str, text: str, label: str = "") -> None:
-    engine_arena.checked_side(game, "gtp", text, label)
-
-
-def searches(game: str, text: str) -> bool:
-    return engine_arena.searches(game, "gtp", text)
+check, searches = engine_arena.participant_hooks("gtp")
 
 
 async def play_one(first: str, second: str, setup: str, settings: dict, seed: int, runner: Any,

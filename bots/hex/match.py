@@ -55,12 +55,7 @@ def setups(args: argparse.Namespace) -> list[str]:
     return list(args.sizes)
 
 
-def check(game: str, text: str, label: str = "") -> None:
-    engine_arena.checked_side(game, "htp", text, label)
-
-
-def searches(game: str, text: str) -> bool:
-    return engine_arena.searches(game, "htp", text)
+check, searches = engine_arena.participant_hooks("htp")
 
 
 async def play_one(first: str, second: str, setup: str, settings: dict, seed: int, runner: Any,
