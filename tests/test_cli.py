@@ -189,6 +189,27 @@ def test_play_against_a_port_with_nothing_listening():
     assert "refused" in errors[0]["error"].lower()
 
 
+@pytest.mark.parametrize("game, where", [
+    ("twilight", ["--host", "127.0.0.1", "--port", "{port}"]),
+    ("gopher", ["--server", "http://127.0.0.1:{port}/", "--password", "pw"]),
+    ("go", ["--cgos", "127.0.0.1:{port}", "--password", "secret"]),
+])
+def test_every_game_plays_the_same_way_when_its_server_cannot_be_reached(game, where):
+    """One play path (the daemon's): an unreachable server is retried with backoff --retries
+    times, each a warning, then one error and exit status 1, whatever the game."""
+    port = free_port()
+    started = time.monotonic()
+    result = bots("--log-format", "json", "play", game, *(w.format(port=port) for w in where), "--retries", "1",
+                  "--workers", "1", timeout=60)
+    assert result.returncode == 1, result.stderr[-2000:]
+    logs = [json.loads(line) for line in result.stderr.splitlines()]
+    retried = [e for e in logs if e["event"] == "server unreachable or dropped; retrying"]
+    errors = [e for e in logs if e["level"] == "error"]
+    assert len(retried) == 1 and len(errors) == 1 and errors[0]["event"] == "cannot play on the server", logs
+    assert str(port) in errors[0]["server"] and errors[0]["game"] == game
+    assert time.monotonic() - started < 30
+
+
 # -- parsing: the docker form and the course convention -------------------------------------------------
 
 

@@ -119,7 +119,9 @@ class _Http:
 
         Network errors, 5xx and 200 answers that `parse` rejects (not JSON, or not the
         documented shape) back off and send again; bots.session.GARBAGE_LIMIT bad answers in a
-        row raise ProtocolError.
+        row raise ProtocolError.  Before we are registered a network error raises
+        ConnectionError instead: nothing is in progress, and retrying a server that cannot be
+        reached is the caller's policy (`bots play --retries`, the daemon's backoff).
         """
         backoff = Backoff(first=0.5, cap=30.0)
         garbage = GarbageGuard(None, what=f"answers from {endpoint}", error=gnd.ProtocolError)
@@ -131,6 +133,9 @@ class _Http:
                 text = raw.decode("utf-8", errors="replace")
                 arrived = time.monotonic()
             except (aiohttp.ClientError, OSError, asyncio.TimeoutError) as exc:
+                if not self.token:
+                    raise ConnectionError(f"cannot reach {self.bot.url(endpoint)}: {exc or type(exc).__name__}") \
+                        from None
                 problem = {"error": str(exc) or type(exc).__name__}
             else:
                 if status != 200 and status < 500:

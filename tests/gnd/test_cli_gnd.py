@@ -49,7 +49,7 @@ def test_play_gopher_without_password(bots_main, capsys, monkeypatch):
     (["--server", "ftp://example.org/"], ["ftp://example.org/"]),
     (["--server", "http://127.0.0.1:9/", "--player", "nosuch"], ["nosuch"]),
     (["--server", "http://127.0.0.1:9/", "--player", "alphabeta:max_depth=deep"], ["max_depth"]),
-    (["--server", "http://127.0.0.1:9/", "--param", "max_depth=3"], ["--player"]),
+    (["--server", "http://127.0.0.1:9/", "--param", "max_depth=deep"], ["max_depth"]),  # the default player's
     (["--server", "http://127.0.0.1:9/", "--games", "-1"], ["games"]),
 ])
 def test_play_gopher_bad_arguments(bots_main, capsys, args, words):
