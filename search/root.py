@@ -40,7 +40,7 @@ def settled(visits: Sequence[float], remaining: float, wins: Sequence[float] | N
 def merge_votes(ballots: Iterable[Iterable[tuple[Hashable, int]]]) -> tuple[Hashable, tuple[tuple[Hashable, int], ...]]:
     """The move with the most visits summed over the workers' `(move, visits)` root votes, and
     the summed votes sorted by move.  A tie goes to the move voted first.  At least one vote."""
-    totals: dict = {}
+    totals: dict[Hashable, int] = {}
     for votes in ballots:
         for move, visits in votes:
             totals[move] = totals.get(move, 0) + visits
