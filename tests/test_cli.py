@@ -236,7 +236,8 @@ def test_parse_the_course_convention():
 
 def test_parse_play_defaults():
     args = parse("play", "twilight", "--port", "5555")
-    assert (args.host, args.port, args.name, args.player, args.param) == ("127.0.0.1", 5555, "bots", ("planner", ()), [])
+    assert (args.host, args.port, args.name, args.player, args.param) == (
+        "127.0.0.1", 5555, "bots", ("planner", ()), [])
     assert (args.move_time, args.overhead, args.workers, args.show) == (2.0, 0.3, None, False)
 
 
@@ -408,7 +409,7 @@ def test_a_real_game_between_two_client_commands_on_our_referee():
     server_out, server_err = Lines(server.stdout), Lines(server.stderr)
     clients: list[subprocess.Popen] = []
     try:
-        listening = json.loads(server_err.until(lambda l: "referee listening" in l, 30))
+        listening = json.loads(server_err.until(lambda line: "referee listening" in line, 30))
         port = str(listening["port"])
         assert int(port) > 0 and listening["map"] == "thetrap"
         # The docker form; once it has connected, the course convention (which so plays werewolves).
@@ -420,13 +421,13 @@ def test_a_real_game_between_two_client_commands_on_our_referee():
                              "--move-time", "0.5", "--overhead", "0.2", "--name", "second"))
         clients[0].wait(timeout=60)
         outputs = [(clients[0].stdout.read(), "".join(first_err.rest())), clients[1].communicate(timeout=60)]
-        record = json.loads(server_out.until(lambda l: l.startswith("{"), 10))
+        record = json.loads(server_out.until(lambda line: line.startswith("{"), 10))
         server.send_signal(signal.SIGINT)
         server.wait(timeout=10)
         server_lines = server_out.rest()
     finally:
         stop(server, *clients)
-    for client, (out, err) in zip(clients, outputs):
+    for client, (_, err) in zip(clients, outputs, strict=True):
         assert client.returncode == 0, err
         assert "Traceback" not in err
         for line in err.splitlines():  # stderr holds JSON log lines only
@@ -452,7 +453,7 @@ def test_serve_exits_on_sigterm():
     server = start("--log-format", "json", "serve", "twilight", "--map", "thetrap", "--port", "0")
     err = Lines(server.stderr)
     try:
-        err.until(lambda l: "referee listening" in l, 30)
+        err.until(lambda line: "referee listening" in line, 30)
         server.send_signal(signal.SIGTERM)
         code = server.wait(timeout=10)
     finally:

@@ -56,12 +56,12 @@ def test_backoff_grows_exponentially_with_jitter_and_is_capped():
     backoff = Backoff(first=1.0, cap=8.0, rng=random.Random(42))
     delays = [backoff.next() for _ in range(8)]
     nominal = [1, 2, 4, 8, 8, 8, 8, 8]
-    for d, n in zip(delays, nominal):
+    for d, n in zip(delays, nominal, strict=True):
         assert 0.8 * n <= d <= 1.2 * n, (delays, nominal)
     # The jitter is the seeded rng's uniform(0.8, 1.2), applied to the capped nominal delay.
     rng = random.Random(42)
     assert delays == [n * rng.uniform(0.8, 1.2) for n in nominal]
-    assert len({round(d / n, 9) for d, n in zip(delays, nominal)}) > 1  # there is jitter
+    assert len({round(d / n, 9) for d, n in zip(delays, nominal, strict=True)}) > 1  # there is jitter
     assert backoff.failures == 8
 
 

@@ -97,7 +97,8 @@ def test_sgf_is_still_an_alias_of_record(tmp_path):
 def twilight_record(tmp_path_factory) -> Path:
     folder = tmp_path_factory.mktemp("twilight")
     out = bots("arena", "twilight", "--a", "greedy", "--b", "greedy", "--maps", "map8", "--games", "1",
-               "--move-time", "0.1", "--overhead", "0.05", "--max-plies", "8", "--workers", "1", "--record", str(folder))
+               "--move-time", "0.1", "--overhead", "0.05", "--max-plies", "8", "--workers", "1",
+               "--record", str(folder))
     assert out.returncode == 0, out.stderr
     return recorded(folder, "json")[0]
 

@@ -194,8 +194,9 @@ def _python_for(uid: int) -> tuple[str, str]:
     paths = os.pathsep.join([str(ROOT), *site.getsitepackages()])
     for python in (sys.executable, "/usr/bin/python3"):
         try:
-            done = subprocess.run([python, "-c", "import sys, numpy, numba; print(sys.version_info[:2])"], user=uid, cwd="/",
-                                  env={"PYTHONPATH": paths}, capture_output=True, text=True, timeout=30)
+            done = subprocess.run([python, "-c", "import sys, numpy, numba; print(sys.version_info[:2])"],
+                                  user=uid, cwd="/", env={"PYTHONPATH": paths}, capture_output=True, text=True,
+                                  timeout=30)
         except OSError:
             continue
         if done.returncode == 0 and done.stdout.strip() == str(sys.version_info[:2]):

@@ -89,7 +89,7 @@ async def test_red_beats_the_builtin_random_player(serve, runner, size):
     bot = GndBot(game="gopher", server=url, group=7, members="us", password="pw", games=2)
     summaries = await asyncio.wait_for(play(bot, runner), 60)
     assert len(summaries) == 2 and len(server.records) == 2
-    for summary, record in zip(summaries, server.records):
+    for summary, record in zip(summaries, server.records, strict=True):
         assert summary["colour"] == "red" and record["red"] == "us" and record["blue"] == "Virtual"
         assert summary["won"] and summary["winner"] == 1 == record["winner"]
         assert record["illegal"] == {"red": 0, "blue": 0}

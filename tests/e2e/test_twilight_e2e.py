@@ -190,7 +190,7 @@ async def play_one_bad_game(send):
     referee, port = await referee_for("thetrap", move_timeout=0.3, games=1, max_plies=4)
     bad = await RawClient.connect(port, "bad")
     await reached(referee.connected(1), "the referee accepted the first connection (vampires)")
-    good = await RawClient.connect(port, "good")
+    _good = await RawClient.connect(port, "good")  # the other side, connected for the whole game
     await bad.until_upd()
     await send(bad.writer)
     await until(lambda: referee.records, what="the referee's record of the game")

@@ -240,7 +240,7 @@ def test_bench_go_prints_the_table(capsys):
               ("mcts iterations (1 worker)", "empty"), ("alphabeta nodes (depth", "empty"),
               ("mcts iterations (1 worker)", "middle"), ("alphabeta nodes (depth", "middle")]
     assert len(rows) == len(labels)
-    for row, (label, position) in zip(rows, labels):
+    for row, (label, position) in zip(rows, labels, strict=True):
         assert row.startswith(label) and position in row.split()
     for row in rows[:2]:
         assert row.endswith("x") and "playouts/s" in row
@@ -275,7 +275,8 @@ def test_the_kernel_against_python_speed_script_runs_from_a_checkout():
     (["gtp", "go", "--help"], ["--player", "--param", "--workers", "go"]),
     (["play", "go", "--help"], ["--cgos", "--password", "--games", "--name", "--player", "--overhead", "go"]),
     (["serve", "cgos", "--help"], ["cgos", "--port", "--random", "--komi", "--time", "--size"]),
-    (["arena", "go", "--help"], ["--a", "--b", "gtp:", "--games", "--move-time", "--sgf", "--json", "--komi", "--size"]),
+    (["arena", "go", "--help"],
+     ["--a", "--b", "gtp:", "--games", "--move-time", "--sgf", "--json", "--komi", "--size"]),
     (["bench", "go", "--help"], ["--time", "go"]),
 ])
 def test_help_of_the_go_commands(argv, options, capsys):

@@ -208,7 +208,7 @@ def test_kernel_agrees_with_oracle_along_random_games(size):
     positions = 0
     captured = kos = 0
     games, every = {5: (4, 5), 7: (3, 7), 9: (2, 9), 13: (1, 40)}[size]
-    for game in range(games):
+    for _ in range(games):
         for i, (state, B, S) in enumerate(random_game(size, rng, 3 * size * size)):
             assert_agrees(state, B, S)  # played move by move
             assert (int(S[K.CAPB]), int(S[K.CAPW])) == state.captures
@@ -603,7 +603,7 @@ def test_pattern_table_matches_every_orientation_and_both_colours():
         for mirror in (False, True):
             grid = [list(r) for r in rows]
             for _ in range(turn):
-                grid = [list(r) for r in zip(*grid[::-1])]
+                grid = [list(r) for r in zip(*grid[::-1], strict=True)]
             if mirror:
                 grid = [r[::-1] for r in grid]
             for swap in (False, True):

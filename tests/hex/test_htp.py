@@ -108,7 +108,7 @@ def parse_board(text: str) -> tuple[list[str], dict[str, str], str]:
         assert len(m.group(1)) == rows + (number < 10), "each row shifts one step right"
         cells = m.group(3).split(" ")
         assert len(cells) == len(letters)
-        for letter, ch in zip(letters, cells):
+        for letter, ch in zip(letters, cells, strict=True):
             if ch != "-":
                 stones[f"{letter}{number}"] = ch
         rows += 1

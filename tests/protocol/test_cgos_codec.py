@@ -73,7 +73,8 @@ SERVER_LINES = [
     ("Error: User name must be 3 characters or more.", Error("User name must be 3 characters or more.")),
     ("Error: send <password> or <old_password new_password>",
      Error("send <password> or <old_password new_password>")),
-    ("Error: You are already logged on!  Closing connection.", Error("You are already logged on!  Closing connection.")),
+    ("Error: You are already logged on!  Closing connection.",
+     Error("You are already logged on!  Closing connection.")),
     ("Error: invalid response", Error("invalid response")),
     ("Sorry, password doesn't match", Error("Sorry, password doesn't match")),  # Tcl: no prefix
     ("hello there", Unknown("hello there")),

@@ -143,7 +143,8 @@ def test_request_json_shape_and_key_order():
     body = Request().to_json()
     assert body == {"Token": "", "PossibleGames": [], "Id": 0, "Members": "", "Password": "", "Action": []}
     assert list(body) == ["Token", "PossibleGames", "Id", "Members", "Password", "Action"]
-    assert json.dumps(body) == '{"Token": "", "PossibleGames": [], "Id": 0, "Members": "", "Password": "", "Action": []}'
+    assert json.dumps(body) == ('{"Token": "", "PossibleGames": [], "Id": 0, "Members": "", "Password": "", '
+                                '"Action": []}')
 
 
 def test_request_helpers():

@@ -441,8 +441,8 @@ def test_command_round_trip_any_chunking(cmds, data):
     want = [Command(ident, name, tuple(a if isinstance(a, str) else (str(a) if isinstance(a, int) else repr(a))
                                        for a in args)) for ident, name, args in cmds]
     assert got == want and dec.buffered == 0
-    for (_, _, args), cmd in zip(cmds, got):
-        for arg, text in zip(args, cmd.args):
+    for (_, _, args), cmd in zip(cmds, got, strict=True):
+        for arg, text in zip(args, cmd.args, strict=True):
             if not isinstance(arg, str):
                 assert float(text) == arg
 

@@ -26,7 +26,7 @@ def decode_all(accept: frozenset[bytes], *chunks: bytes) -> tuple[list, Decoder]
 
 def split_at(data: bytes, cuts: list[int]) -> list[bytes]:
     points = [0, *sorted(set(cuts)), len(data)]
-    return [data[a:b] for a, b in zip(points, points[1:])]
+    return [data[a:b] for a, b in zip(points, points[1:], strict=False)]
 
 
 # --- 1. whole frames ------------------------------------------------------------------

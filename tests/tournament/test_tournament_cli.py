@@ -141,4 +141,5 @@ def test_cluster_without_ray_says_how_to_install_it(tmp_path):
     out = bots("tournament", "twilight", "--players", "random", "greedy", "--cluster", "127.0.0.1:6379",
                first_on_path=str(tmp_path))
     assert out.returncode == 2
-    assert out.stderr.strip() == "bots: error: --cluster needs Ray, which is not installed: pip install 'tournament-bots[cluster]'"
+    assert out.stderr.strip() == ("bots: error: --cluster needs Ray, which is not installed: "
+                                  "pip install 'tournament-bots[cluster]'")
