@@ -10,9 +10,14 @@ from __future__ import annotations
 
 import heapq
 from collections.abc import Hashable, Iterable, Sequence
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    import numpy as np
 
 
-def settled(visits: Sequence[float], remaining: float, wins: Sequence[float] | None = None, done: int = 0,
+def settled(visits: Sequence[float] | np.ndarray, remaining: float,
+            wins: Sequence[float] | np.ndarray | None = None, done: int = 0,
             sure: float | None = None, share: float = 0.2) -> bool:
     """May the search stop now, its choice made?
 
