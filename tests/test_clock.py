@@ -164,6 +164,7 @@ READINGS = st.lists(st.one_of(
     st.tuples(st.just("move"), st.floats(0, 100), st.just(0))), max_size=40)
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(st.floats(0.2, 120), st.floats(0, 0.5), READINGS)
 def test_per_move_settings_never_plan_more_than_the_period(period, overhead, events):

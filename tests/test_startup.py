@@ -216,6 +216,7 @@ def shared_tmp():
     shutil.rmtree(path, ignore_errors=True)
 
 
+@pytest.mark.e2e
 @pytest.mark.skipif(os.geteuid() != 0, reason="runs a child as another user (needs root)")
 def test_an_unknown_user_with_no_home_still_runs(shared_tmp):
     """`docker run --user 12345`: no passwd entry, HOME=/ (not writable), the image's cache

@@ -21,6 +21,8 @@ from bots.gopher import rules as gopher_rules
 from protocol import gnd
 from tests.helpers import reached
 
+pytestmark = pytest.mark.e2e
+
 PASSWORD = "hunter2-Zq9"
 
 

@@ -13,6 +13,8 @@ from protocol.twilight import (
 )
 from tests.helpers import reached, until
 
+pytestmark = pytest.mark.e2e
+
 
 async def referee_for(map_name, **kw):
     config = RefereeConfig(load_map(map_name), map_name, **kw)

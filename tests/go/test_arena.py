@@ -301,6 +301,8 @@ async def test_gtp_process_cannot_start():
         GtpProcess([])
 
 
+@pytest.mark.e2e
+@pytest.mark.external
 @needs_gnugo
 @amod
 async def test_gtp_process_gnugo():
@@ -401,6 +403,7 @@ async def test_a_game_clock_is_kept_for_both_sides(go_runner):
         assert all(0 < left < 30.0 for left in record["clock_left"].values()), record["clock_left"]
 
 
+@pytest.mark.slow
 @amod
 async def test_a_side_whose_game_clock_runs_out_loses_on_time(go_runner):
     a, b = OurSide("A", "random"), GtpSide("B", fake("slow", "0.5"))
@@ -439,6 +442,7 @@ async def test_arena_against_bad_engines(go_runner, tmp_path, mode, result, word
     assert engine_children() == []
 
 
+@pytest.mark.slow
 @amod
 async def test_arena_late_replies_count_but_the_game_goes_on(go_runner):
     a, b = OurSide("A", "random"), GtpSide("B", fake("slow", "0.8", "2"))
@@ -450,6 +454,7 @@ async def test_arena_late_replies_count_but_the_game_goes_on(go_runner):
     assert engine_children() == []
 
 
+@pytest.mark.slow
 @amod
 async def test_hard_timeout_loses_and_engine_is_restarted(go_runner):
     a, b = GtpSide("A", fake("slow", "20")), OurSide("B", "random")
@@ -488,6 +493,8 @@ async def test_arena_engine_that_cannot_start(go_runner):
         await run_arena(OurSide("A", "random"), OurSide("A", "random"), 1, go_runner)
 
 
+@pytest.mark.e2e
+@pytest.mark.external
 @needs_gnugo
 @amod
 async def test_arena_against_gnugo(go_runner, tmp_path):

@@ -740,6 +740,7 @@ async def stop(proc: asyncio.subprocess.Process) -> None:
         await proc.wait()
 
 
+@pytest.mark.e2e
 async def test_subprocess_speaks_only_gtp_on_stdout(tmp_path):
     err = tmp_path / "stderr.log"
     proc = await start_ours(err)
@@ -757,6 +758,7 @@ async def test_subprocess_speaks_only_gtp_on_stdout(tmp_path):
     assert '"event": "move"' in logs and '"gtp engine ready"' in logs
 
 
+@pytest.mark.e2e
 async def test_subprocess_stops_cleanly_on_sigterm(tmp_path):
     err = tmp_path / "stderr.log"
     proc = await start_ours(err)
@@ -769,6 +771,7 @@ async def test_subprocess_stops_cleanly_on_sigterm(tmp_path):
     assert "stopped by SIGTERM" in err.read_text()
 
 
+@pytest.mark.e2e
 async def test_subprocess_refuses_an_unknown_player(tmp_path):
     proc = await asyncio.create_subprocess_exec(
         sys.executable, "-m", "bots.go.gtp_engine", "--player", "nobody", stdin=asyncio.subprocess.DEVNULL,
@@ -791,6 +794,8 @@ def our_stones(showboard: str) -> dict[str, set[str]]:
     return stones
 
 
+@pytest.mark.e2e
+@pytest.mark.external
 @pytest.mark.skipif(GNUGO is None, reason="GNU Go is not installed")
 async def test_full_game_against_gnugo(tmp_path):
     gnugo_proc = await asyncio.create_subprocess_exec(

@@ -202,7 +202,7 @@ def test_padded_and_unpadded_are_inverse():
         assert padded(PASS, size) == PASS and unpadded(PASS, size) == PASS
 
 
-@pytest.mark.parametrize("size", SIZES)
+@pytest.mark.parametrize("size", [pytest.param(s, marks=pytest.mark.slow) if s >= 7 else s for s in SIZES])
 def test_kernel_agrees_with_oracle_along_random_games(size):
     rng = random.Random(1000 + size)
     positions = 0
@@ -224,6 +224,7 @@ def test_kernel_agrees_with_oracle_along_random_games(size):
     assert positions > 100 and captured > 0 and kos > 0  # the games did exercise captures and kos
 
 
+@pytest.mark.slow
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(size=st.sampled_from(SIZES), picks=st.lists(st.integers(0, 10 ** 6), min_size=5, max_size=200))
 def test_kernel_agrees_with_oracle_hypothesis(size, picks):
@@ -327,6 +328,7 @@ BOUNDS_SCRIPT = textwrap.dedent("""
 """)
 
 
+@pytest.mark.slow
 def test_libs_after_counts_more_than_eight_liberties_within_bounds(tmp_path):
     env = dict(os.environ, NUMBA_BOUNDSCHECK="1", NUMBA_CACHE_DIR=str(tmp_path / "numba"))
     proc = subprocess.run([sys.executable, "-c", BOUNDS_SCRIPT], cwd=ROOT, env=env, capture_output=True,

@@ -762,6 +762,7 @@ async def test_serve_answers_a_hexgui_session(engine):
 
 # -- the real process ----------------------------------------------------------------------------
 
+@pytest.mark.e2e
 async def test_subprocess_speaks_only_htp_on_stdout(tmp_path):
     err = tmp_path / "stderr.log"
     proc = await asyncio.create_subprocess_exec(
@@ -788,6 +789,7 @@ async def test_subprocess_speaks_only_htp_on_stdout(tmp_path):
     assert '"htp engine ready"' in logs and '"event": "move"' in logs
 
 
+@pytest.mark.e2e
 async def test_subprocess_keeps_to_one_second_a_move(tmp_path):
     """`time_settings 0 1 1` over a pipe: every genmove answers within the second (plus a
     margin for this shared machine), and the move log shows each search was given at most the
@@ -826,6 +828,7 @@ async def test_subprocess_keeps_to_one_second_a_move(tmp_path):
     assert all(0 < m["budget"] <= 1.0 - OVERHEAD + 1e-9 for m in moves), [m["budget"] for m in moves]
 
 
+@pytest.mark.e2e
 async def test_subprocess_refuses_an_unknown_player(tmp_path):
     proc = await asyncio.create_subprocess_exec(
         sys.executable, "-m", "bots.hex.htp", "--player", "nobody", stdin=asyncio.subprocess.DEVNULL,

@@ -373,6 +373,7 @@ server_events = st.one_of(
 )
 
 
+@pytest.mark.slow
 @settings(max_examples=150, deadline=None)
 @given(st.lists(server_events, min_size=1, max_size=6), st.data())
 def test_server_events_round_trip_any_chunking(events, data):

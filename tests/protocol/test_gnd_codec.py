@@ -365,6 +365,7 @@ def _only_protocol_errors(fn, *args) -> None:
         pass
 
 
+@pytest.mark.slow
 @settings(max_examples=300)
 @given(json_values)
 def test_fuzz_decoders_raise_only_protocol_error(obj):

@@ -431,6 +431,7 @@ ids = st.none() | st.integers(0, 10**18 - 1)
 numbers = st.integers(-10**6, 10**6) | st.floats(-1e6, 1e6, allow_nan=False, allow_infinity=False)
 
 
+@pytest.mark.slow
 @settings(max_examples=150, deadline=None)
 @given(st.lists(st.tuples(ids, names, st.lists(tokens | numbers, max_size=4)), min_size=1, max_size=5),
        st.data())

@@ -99,6 +99,7 @@ def test_byte_by_byte_equals_whole(accept, stream, events):
     assert dec.buffered == 0
 
 
+@pytest.mark.slow
 @given(st.sampled_from(STREAMS), st.data())
 def test_arbitrary_splits(case, data):
     accept, stream, events = case
@@ -159,6 +160,7 @@ client_events = st.one_of(
 )
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("accept", "strategy"), [(SERVER_FRAMES, server_events), (CLIENT_FRAMES, client_events)])
 def test_round_trip_with_any_chunking(accept, strategy):
     @settings(max_examples=150, deadline=None)
@@ -200,6 +202,7 @@ def noise(accept: frozenset[bytes], valid: st.SearchStrategy) -> st.SearchStrate
     return commands | framed | valid.map(encode) | st.binary(max_size=6)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("accept", "valid"), [(SERVER_FRAMES, server_events), (CLIENT_FRAMES, client_events)])
 def test_fuzz_only_protocol_error_escapes(accept, valid):
     @settings(max_examples=400, deadline=None)

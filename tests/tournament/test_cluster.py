@@ -15,6 +15,8 @@ import pytest
 
 from tests.tournament.cli import FAST, bots, environment, ledger, table
 
+pytestmark = pytest.mark.e2e
+
 pytest.importorskip("ray", reason="Ray is not installed (pip install 'tournament-bots[cluster]')")
 
 GAMES = ["tournament", "twilight", "--players", "random", "greedy", "--maps", "testmap2", "map8", "--games", "3",

@@ -17,6 +17,7 @@ from tests.tournament.cli import FAST, ROOT, bots, environment, ledger, table
 FAKE = ROOT / "tests" / "go" / "fake_gtp_engine.py"
 
 
+@pytest.mark.e2e
 def test_a_round_robin_keeps_a_ledger_and_records_and_prints_ratings(tmp_path):
     out = bots("tournament", "twilight", "--players", "random", "greedy", "alphabeta:max_depth=1",
                "--maps", "testmap2", "--games", "2", "--record", str(tmp_path), *FAST)
@@ -38,6 +39,7 @@ def test_a_round_robin_keeps_a_ledger_and_records_and_prints_ratings(tmp_path):
     assert "runner overhead:" in out.stdout and "\x1b[" not in out.stdout  # no live display in a pipe
 
 
+@pytest.mark.e2e
 def test_a_rerun_plays_only_the_missing_games_and_gives_the_same_table(tmp_path):
     args = ["tournament", "twilight", "--players", "random", "greedy", "--maps", "testmap2", "map8",
             "--record", str(tmp_path), *FAST]
@@ -56,6 +58,7 @@ def test_a_rerun_plays_only_the_missing_games_and_gives_the_same_table(tmp_path)
     assert table(again.stdout) == table(more.stdout)
 
 
+@pytest.mark.e2e
 def test_an_interrupted_tournament_continues_from_its_records(tmp_path):
     args = ["tournament", "twilight", "--players", "planner", "greedy", "--maps", "map8", "--games", "4",
             "--max-plies", "30", "--record", str(tmp_path), *FAST]
@@ -78,6 +81,7 @@ def test_an_interrupted_tournament_continues_from_its_records(tmp_path):
     assert sorted(keys) == sorted(("greedy", "planner", "map8", i) for i in range(4))
 
 
+@pytest.mark.e2e
 def test_a_gauntlet_with_external_engines_reports_their_faults(tmp_path):
     good, illegal = f"gtp:python {FAKE} good", f"gtp:python {FAKE} illegal"
     report = tmp_path / "report"
@@ -134,6 +138,7 @@ def test_records_of_another_tournament_are_refused_not_mixed(tmp_path, capsys):
     assert json.loads((tmp_path / "tournament.json").read_text())["settings"]["move_time"] == 0.5  # untouched
 
 
+@pytest.mark.e2e
 def test_cluster_without_ray_says_how_to_install_it(tmp_path):
     fake = tmp_path / "ray"
     fake.mkdir()
