@@ -422,6 +422,7 @@ def stop(*procs: subprocess.Popen) -> None:
         proc.wait()
 
 
+@pytest.mark.slow
 @pytest.mark.e2e
 def test_a_real_game_between_two_client_commands_on_our_referee():
     server = start("--log-format", "json", "serve", "twilight", "--map", "thetrap", "--port", "0",
@@ -485,6 +486,7 @@ def test_serve_exits_on_sigterm():
 # -- bench and arena ---------------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 @pytest.mark.e2e
 def test_bench_prints_a_table():
     result = bots("bench", "twilight", "--maps", "thetrap", "--time", "0.2", timeout=60)
@@ -508,6 +510,7 @@ def test_bench_prints_a_table():
     assert "alphabeta (unbounded):" in out and "expecti (unbounded):" in out
 
 
+@pytest.mark.slow
 @pytest.mark.e2e
 def test_arena_prints_a_report_with_a_total_row(tmp_path):
     records = tmp_path / "games.jsonl"
@@ -530,6 +533,7 @@ def test_arena_prints_a_report_with_a_total_row(tmp_path):
     assert [r["players"]["vampires"] for r in played] == ["A", "B"]  # species swap between games
 
 
+@pytest.mark.slow
 @pytest.mark.e2e
 def test_bench_scaling_prints_depth_and_latency_per_board_size():
     result = bots("bench", "twilight", "--scaling", "--players", "planner", "--time", "0.05", timeout=120)
@@ -622,6 +626,7 @@ def test_a_port_in_use_is_one_line_and_exit_2(command):
     assert f"127.0.0.1:{port}" in line and "in use" in line
 
 
+@pytest.mark.slow
 @pytest.mark.e2e
 @pytest.mark.parametrize("game", ["gopher", "go"])
 def test_ctrl_c_in_the_middle_of_a_game_exits_quietly(game):

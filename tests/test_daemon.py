@@ -417,6 +417,7 @@ def slow_stop_daemon(tmp_path: Path) -> Daemon:
     return Daemon([sys.executable, str(script), str(write_config(tmp_path, workers=2))])
 
 
+@pytest.mark.slow
 @pytest.mark.e2e
 def test_sigterm_stops_the_daemon_cleanly(tmp_path):
     d = Daemon.command(write_config(tmp_path, workers=2))
@@ -439,6 +440,7 @@ def test_sigterm_stops_the_daemon_cleanly(tmp_path):
     assert survivors == []
 
 
+@pytest.mark.slow
 @pytest.mark.e2e
 def test_sigint_stops_the_daemon_like_sigterm(tmp_path):
     d = Daemon.command(write_config(tmp_path, workers=1))

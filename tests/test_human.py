@@ -111,6 +111,7 @@ def play_gnd(seat: Seat, bad: str, why: str) -> str:
     return seat.shown
 
 
+@pytest.mark.slow
 @pytest.mark.e2e
 def test_gopher_a_person_plays_a_whole_game_on_our_gnd_server():
     proc, port = server("serve", "gnd", "--game", "gopher", "--size", "3", "--random", "--time", "300")
@@ -129,6 +130,7 @@ def test_gopher_a_person_plays_a_whole_game_on_our_gnd_server():
     assert moves and all(m["fallback"] is None for m in moves), moves  # every move sent as typed
 
 
+@pytest.mark.slow
 @pytest.mark.e2e
 def test_dodo_a_person_plays_a_whole_game_in_the_arena():
     seat = Seat("arena", "dodo", "--a", "human", "--b", "random", "--size", "3", "--games", "1", "--time", "300",
@@ -142,6 +144,7 @@ def test_dodo_a_person_plays_a_whole_game_in_the_arena():
     assert re.search(r"A as red: won [01] of 1", shown), shown[-2000:]
 
 
+@pytest.mark.slow
 @pytest.mark.e2e
 def test_go_a_person_plays_a_whole_game_on_our_cgos_server():
     proc, port = server("serve", "cgos", "--random", "--size", "5", "--time", "300")
@@ -185,6 +188,7 @@ def quiet_order(screen: str) -> str:
     raise AssertionError(f"no empty cell next to {x} {y}:\n{screen}")
 
 
+@pytest.mark.slow
 @pytest.mark.e2e
 def test_twilight_a_person_gives_orders_on_our_referee():
     seat = Seat("arena", "twilight", "--a", "human", "--b", "random:seed=3", "--maps", "map8", "--games", "1",
@@ -208,6 +212,7 @@ def test_twilight_a_person_gives_orders_on_our_referee():
     assert "TOTAL" in seat.shown
 
 
+@pytest.mark.slow
 @pytest.mark.e2e
 @pytest.mark.parametrize("how", ["quit", "ctrl-c"])
 def test_quit_or_ctrl_c_in_the_middle_of_a_persons_turn_ends_cleanly(how):

@@ -298,6 +298,7 @@ class AsTheUnit:
         return [json.loads(line) for line in self.stderr.splitlines() if line.startswith("{")]
 
 
+@pytest.mark.slow
 @pytest.mark.e2e
 async def test_the_daemon_records_into_the_state_directory_with_a_password_from_the_environment(
         tmp_path, serve):

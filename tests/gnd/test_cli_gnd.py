@@ -83,6 +83,7 @@ def test_arena_gnd_bad_player_and_size(bots_main, capsys):
 
 # --- real runs (subprocess) ------------------------------------------------------------------
 
+@pytest.mark.slow
 @pytest.mark.e2e
 def test_arena_gopher_prints_the_report():
     result = bots("--log-level", "warning", "arena", "gopher", "--a", "alphabeta", "--b", "random",

@@ -493,6 +493,7 @@ async def test_arena_engine_that_cannot_start(go_runner):
         await run_arena(OurSide("A", "random"), OurSide("A", "random"), 1, go_runner)
 
 
+@pytest.mark.slow
 @pytest.mark.e2e
 @pytest.mark.external
 @needs_gnugo

@@ -161,6 +161,7 @@ def test_play_go_needs_a_cgos_address_and_a_password(monkeypatch, capsys):
     assert code == 2 and "a b" not in err  # the password is never echoed
 
 
+@pytest.mark.slow
 @pytest.mark.e2e
 async def test_play_go_plays_one_game_on_our_cgos_server(tmp_path):
     server = CgosServer(random_opponent=True, main_time=20, pair_delay=0.1)
@@ -193,6 +194,7 @@ async def test_play_go_plays_one_game_on_our_cgos_server(tmp_path):
 
 # -- serve cgos ---------------------------------------------------------------------------------
 
+@pytest.mark.slow
 @pytest.mark.e2e
 async def test_serve_cgos_greets_a_client_and_pairs_it_with_the_random_player():
     proc = await asyncio.create_subprocess_exec(
@@ -255,6 +257,7 @@ def test_bench_go_prints_the_table(capsys):
         assert float(rate.replace(",", "")) > 0
 
 
+@pytest.mark.slow
 @pytest.mark.e2e
 def test_the_kernel_against_python_speed_script_runs_from_a_checkout():
     """`python -m tests.go.speed`: the pure-Python oracle's playouts against the kernel's, in

@@ -740,6 +740,7 @@ async def stop(proc: asyncio.subprocess.Process) -> None:
         await proc.wait()
 
 
+@pytest.mark.slow
 @pytest.mark.e2e
 async def test_subprocess_speaks_only_gtp_on_stdout(tmp_path):
     err = tmp_path / "stderr.log"
@@ -794,6 +795,7 @@ def our_stones(showboard: str) -> dict[str, set[str]]:
     return stones
 
 
+@pytest.mark.slow
 @pytest.mark.e2e
 @pytest.mark.external
 @pytest.mark.skipif(GNUGO is None, reason="GNU Go is not installed")

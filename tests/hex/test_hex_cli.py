@@ -24,6 +24,7 @@ def bots(*args: str, stdin: str = "", timeout: float = 240) -> subprocess.Comple
     return subprocess.run([*BOTS, *args], input=stdin, capture_output=True, text=True, timeout=timeout, cwd=ROOT)
 
 
+@pytest.mark.slow
 @pytest.mark.e2e
 def test_two_players_play_a_game_to_the_end_in_the_terminal():
     run = bots("play", "hex", "--a", "random:seed=1", "--b", "path:seed=2", "--size", "5", "--move-time", "0.2",
@@ -35,6 +36,7 @@ def test_two_players_play_a_game_to_the_end_in_the_terminal():
     assert last.endswith("has won.") and ("B+" in last or "W+" in last), last
 
 
+@pytest.mark.slow
 @pytest.mark.e2e
 def test_a_person_plays_by_typing_cells_and_the_seeds_coordinates(tmp_path):
     # 3x3: the person tries a bad cell, then plays every cell in turn (taken ones are refused
@@ -51,6 +53,7 @@ def test_a_person_plays_by_typing_cells_and_the_seeds_coordinates(tmp_path):
     assert parse_moves(sgf.read_text()).is_terminal()
 
 
+@pytest.mark.slow
 @pytest.mark.e2e
 def test_a_person_may_leave_the_game_with_end_of_input():
     run = bots("play", "hex", "--a", "human", "--b", "random", "--size", "4", "--workers", "1", stdin="a1\n")
@@ -59,6 +62,7 @@ def test_a_person_may_leave_the_game_with_end_of_input():
     assert "Traceback" not in run.stderr
 
 
+@pytest.mark.slow
 @pytest.mark.e2e
 def test_arena_against_our_htp_engine_in_another_process_with_the_swap_rule(tmp_path):
     engine = f"htp:{sys.executable} -m bots.cli htp hex --player path:seed=4 --workers 1"
@@ -96,6 +100,7 @@ def test_bad_input_is_one_line_and_exit_status_2(args, words):
     assert len(run.stderr.strip().splitlines()) == 1, run.stderr
 
 
+@pytest.mark.slow
 @pytest.mark.e2e
 def test_help_lists_the_hex_commands_and_players():
     assert "hex" in bots("htp", "--help", timeout=60).stdout
@@ -111,6 +116,7 @@ def test_a_hex_bot_in_the_daemons_config_is_refused_with_the_reason(tmp_path):
         settings.load(path)
 
 
+@pytest.mark.slow
 @pytest.mark.e2e
 def test_ctrl_c_at_the_prompt_of_a_terminal_game_stops_at_once():
     """The person's keyboard is read in a daemon thread: Ctrl-C ends `bots play hex` (status

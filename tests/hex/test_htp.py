@@ -762,6 +762,7 @@ async def test_serve_answers_a_hexgui_session(engine):
 
 # -- the real process ----------------------------------------------------------------------------
 
+@pytest.mark.slow
 @pytest.mark.e2e
 async def test_subprocess_speaks_only_htp_on_stdout(tmp_path):
     err = tmp_path / "stderr.log"
@@ -789,6 +790,7 @@ async def test_subprocess_speaks_only_htp_on_stdout(tmp_path):
     assert '"htp engine ready"' in logs and '"event": "move"' in logs
 
 
+@pytest.mark.slow
 @pytest.mark.e2e
 async def test_subprocess_keeps_to_one_second_a_move(tmp_path):
     """`time_settings 0 1 1` over a pipe: every genmove answers within the second (plus a

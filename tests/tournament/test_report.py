@@ -28,6 +28,7 @@ def report(tmp_path_factory) -> Path:
     return directory
 
 
+@pytest.mark.slow
 @pytest.mark.e2e
 def test_the_page_links_only_files_beside_it(report):
     page = (report / "index.html").read_text()
@@ -41,6 +42,7 @@ def test_the_page_links_only_files_beside_it(report):
     assert "Runner overhead" in page and "Faults" in page
 
 
+@pytest.mark.slow
 @pytest.mark.e2e
 @pytest.mark.external
 @pytest.mark.skipif(CHROMIUM is None, reason="chromium is not installed (apt-get install -y chromium; .ci/run does)")

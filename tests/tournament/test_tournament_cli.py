@@ -17,6 +17,7 @@ from tests.tournament.cli import FAST, ROOT, bots, environment, ledger, table
 FAKE = ROOT / "tests" / "go" / "fake_gtp_engine.py"
 
 
+@pytest.mark.slow
 @pytest.mark.e2e
 def test_a_round_robin_keeps_a_ledger_and_records_and_prints_ratings(tmp_path):
     out = bots("tournament", "twilight", "--players", "random", "greedy", "alphabeta:max_depth=1",
@@ -39,6 +40,7 @@ def test_a_round_robin_keeps_a_ledger_and_records_and_prints_ratings(tmp_path):
     assert "runner overhead:" in out.stdout and "\x1b[" not in out.stdout  # no live display in a pipe
 
 
+@pytest.mark.slow
 @pytest.mark.e2e
 def test_a_rerun_plays_only_the_missing_games_and_gives_the_same_table(tmp_path):
     args = ["tournament", "twilight", "--players", "random", "greedy", "--maps", "testmap2", "map8",
@@ -58,6 +60,7 @@ def test_a_rerun_plays_only_the_missing_games_and_gives_the_same_table(tmp_path)
     assert table(again.stdout) == table(more.stdout)
 
 
+@pytest.mark.slow
 @pytest.mark.e2e
 def test_an_interrupted_tournament_continues_from_its_records(tmp_path):
     args = ["tournament", "twilight", "--players", "planner", "greedy", "--maps", "map8", "--games", "4",
@@ -81,6 +84,7 @@ def test_an_interrupted_tournament_continues_from_its_records(tmp_path):
     assert sorted(keys) == sorted(("greedy", "planner", "map8", i) for i in range(4))
 
 
+@pytest.mark.slow
 @pytest.mark.e2e
 def test_a_gauntlet_with_external_engines_reports_their_faults(tmp_path):
     good, illegal = f"gtp:python {FAKE} good", f"gtp:python {FAKE} illegal"

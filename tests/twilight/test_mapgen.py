@@ -129,6 +129,7 @@ def test_bounds_raise_value_error(kwargs, message):
 # -- the command line ------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 @pytest.mark.e2e
 def test_cli_writes_one_map_to_stdout_deterministically():
     result = bots("maps", "generate", "10", "7", "5", "--seed", "42", "--monsters", "9")
@@ -146,6 +147,7 @@ def test_cli_writes_one_map_to_a_file(tmp_path):
     assert load_map(str(out)) == generate(8, 8, 6, 1, max_camp=4)  # the default seed is 1
 
 
+@pytest.mark.slow
 @pytest.mark.e2e
 def test_cli_writes_many_maps(tmp_path):
     folder = tmp_path / "gen"
@@ -196,6 +198,7 @@ def test_cli_bad_input_is_one_line_and_exit_2(tmp_path, args, message):
     assert list(tmp_path.iterdir()) == []  # nothing written
 
 
+@pytest.mark.slow
 @pytest.mark.e2e
 def test_cli_unwritable_output_is_one_line_and_exit_2(tmp_path):
     blocker = tmp_path / "file"
@@ -206,6 +209,7 @@ def test_cli_unwritable_output_is_one_line_and_exit_2(tmp_path):
     assert f"cannot write {blocker / 'sub'}" in line
 
 
+@pytest.mark.slow
 @pytest.mark.e2e
 def test_cli_help_shows_every_option_with_its_default():
     result = bots("maps", "generate", "--help")
