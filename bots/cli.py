@@ -149,7 +149,8 @@ PER_GAME = {
     "serve": ("SERVER", "run our server (official semantics) for practice and tests",
               ["bots serve twilight --map map8 --port 5555", "bots serve gnd --game gopher --random"]),
     "arena": ("GAME", "a match between two players, with a report",
-              ["bots arena twilight --a planner --b greedy --maps map8", "bots arena hex --a human --b mcts --games 1"]),
+              ["bots arena twilight --a planner --b greedy --maps map8",
+               "bots arena hex --a human --b mcts --games 1"]),
     "bench": ("GAME", "search speed and depth per player and position",
               ["bots bench go", "bots bench twilight --maps map8 --players planner"]),
     "gtp": ("GAME", "an engine speaking GTP on stdin/stdout", ["bots gtp go --player mcts"]),
@@ -226,7 +227,8 @@ def build_parser() -> argparse.ArgumentParser:
                          "so that no later start compiles them: run it once after an install, in an image's build, "
                          "or before a service starts.  Engines and clients never wait for this: they answer at "
                          "once and compile in the background.  Prints the cache directory and the seconds per game.")
-    w.add_argument("games", nargs="*", metavar="GAME", help=f"games to warm (default: all of {', '.join(registry.names())})")
+    w.add_argument("games", nargs="*", metavar="GAME",
+                   help=f"games to warm (default: all of {', '.join(registry.names())})")
     w.set_defaults(func=cmd_warm)
 
     k = page(sub, "soak", "bots of several games share the workers, each on a local server of ours; a table of "

@@ -23,7 +23,7 @@ Decode = Callable[[bytes, random.Random], None]
 def _chunks(data: bytes, rng: random.Random) -> list[bytes]:
     cuts = sorted(rng.sample(range(1, len(data)), min(len(data) - 1, rng.randint(0, 4)))) if len(data) > 1 else []
     edges = [0, *cuts, len(data)]
-    return [data[a:b] for a, b in zip(edges, edges[1:])]
+    return [data[a:b] for a, b in zip(edges, edges[1:], strict=False)]
 
 
 def _drain_stream(make: Callable[[], object]) -> Decode:

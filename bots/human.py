@@ -26,14 +26,13 @@ coordinates of the groups).  The rest is shared by every game:
 
 from __future__ import annotations
 
-import asyncio
 import math
 import sys
 import threading
 import time
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
-from typing import Any, Callable, ClassVar
+from typing import Any, ClassVar
 
 from protocol.errors import UsageError
 from search.budget import Budget, SearchResult

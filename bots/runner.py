@@ -352,7 +352,7 @@ class SearchRunner:
         pool = pebble.ProcessPool(self.processes, initializer=_init_worker, context=self._ctx,
                                   initargs=(self.games, os.getpid(), self._ready_pipe[1]))
         with _safe_path():
-            pool.active  # pebble starts its workers on first use; this is that use
+            _ = pool.active  # pebble starts its workers on first use; this is that use
         return pool
 
     def _on_ready(self) -> None:

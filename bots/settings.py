@@ -137,5 +137,6 @@ def load(path: str | Path) -> Settings:
         log_format=get(logcfg, "format", str, f"{path}: [log]", "auto",
                         lambda v: v in ("auto", "console", "json"), "must be auto, console or json"),
         log_level=get(logcfg, "level", str, f"{path}: [log]", "info",
-                       lambda v: v.lower() in ("debug", "info", "warning", "error"), "must be debug, info, warning or error"),
+                       lambda v: v.lower() in ("debug", "info", "warning", "error"),
+                       "must be debug, info, warning or error"),
     )

@@ -63,14 +63,14 @@ async def soak(games: tuple[str, ...], moves: int, workers: int, move_time: floa
     async with contextlib.AsyncExitStack() as stack:
         grounds = [await stack.enter_async_context(
             registry.get(game).module("practice").practice(game, name, move_time, i + 1))
-            for i, (game, name) in enumerate(zip(games, names))]
+            for i, (game, name) in enumerate(zip(games, names, strict=True))]
         runner = SearchRunner(workers, games=set(games), bots=len(games))
         stack.callback(runner.close)
         await runner.start()
         stack.callback(_stop, _busy(neighbours))
         started = time.monotonic()
         tasks = [asyncio.ensure_future(keep_playing(BotSettings(game, bot), runner))
-                 for game, (bot, _) in zip(games, grounds)]
+                 for game, (bot, _) in zip(games, grounds, strict=True)]
         try:
             while sum(len(m) for m in MOVES.values()) < moves and not any(t.done() for t in tasks):
                 await asyncio.sleep(0.5)
@@ -78,7 +78,7 @@ async def soak(games: tuple[str, ...], moves: int, workers: int, move_time: floa
             for task in tasks:
                 task.cancel()
             await asyncio.gather(*tasks, return_exceptions=True)
-        timeouts = {name: count() for name, (_, count) in zip(names, grounds)}
+        timeouts = {name: count() for name, (_, count) in zip(names, grounds, strict=True)}
         return _table(names, time.monotonic() - started, workers, runner.failures, timeouts, move_time, neighbours)
 
 

@@ -34,6 +34,7 @@ import math
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from typing import Any, TypeGuard
 
 from . import errors, gtp
 
@@ -390,7 +391,7 @@ def _komi_text(komi: object) -> str:
     raise UsageError(f"komi must be a finite number in plain decimal notation, got {komi!r:.40}")
 
 
-def _is_int(x: object) -> bool:
+def _is_int(x: object) -> TypeGuard[int]:
     return isinstance(x, int) and not isinstance(x, bool)
 
 
@@ -412,7 +413,7 @@ def _free_text(value: object, what: str) -> str:
 def _server_color(color: object) -> str:
     if color not in ("b", "w"):
         raise UsageError(f"colour must be 'b' or 'w', got {color!r:.20}")
-    return color  # type: ignore[return-value]
+    return color
 
 
 def _player_text(player: object, what: str) -> str:
@@ -577,7 +578,7 @@ def encode_password(password: str, new_password: str | None = None) -> bytes:
     return encode_reply(PasswordReply(password, new_password))
 
 
-def encode_move(move: str, analysis: str | dict | list | None = None) -> bytes:
+def encode_move(move: str, analysis: str | dict[str, Any] | list[Any] | None = None) -> bytes:
     """`<move>\\n` answering `genmove`: a vertex such as `e5`/`E5`, `pass` or `resign`.
 
     `analysis` (only after opting in with `encode_e1(..., genmove_analyze=True)`) is a JSON

@@ -32,5 +32,5 @@ class IllegalMove(BotsError, ValueError):
         super().__init__(message)
         self.reason = reason or message
 
-    def __reduce__(self):  # pickles across processes with its reason
+    def __reduce__(self) -> tuple[type[IllegalMove], tuple[str, str]]:  # pickles across processes with its reason
         return (type(self), (str(self), self.reason))

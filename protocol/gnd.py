@@ -23,7 +23,7 @@ import json
 import math
 import re
 from dataclasses import dataclass, field
-from typing import Any, Iterable, Union
+from typing import Any, Iterable, TypeGuard, Union
 
 from . import errors
 
@@ -101,7 +101,7 @@ def cell_count(size: int) -> int:
     return 3 * size * (size - 1) + 1
 
 
-def _is_int(x: object) -> bool:
+def _is_int(x: object) -> TypeGuard[int]:
     return isinstance(x, int) and not isinstance(x, bool)
 
 
@@ -153,7 +153,7 @@ class Request:
         object.__setattr__(self, "possible_games", tuple(self.possible_games))
         object.__setattr__(self, "action", tuple(self.action))
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         """All six keys, always, in the official client's order."""
         return {
             "Token": self.token,
@@ -290,7 +290,7 @@ def parse_turn(obj: Any) -> Turn:
                 match_token=token, finished=finished, winner=winner, final_score=score)
 
 
-def turn_json(turn: Turn, include_result: bool) -> dict:
+def turn_json(turn: Turn, include_result: bool) -> dict[str, Any]:
     """Server side: the response body for a turn; /play includes the result fields."""
     out: dict[str, Any] = {
         "Game": turn.game,
@@ -363,7 +363,7 @@ def _kind(x: object) -> str:
     return f"{type(x).__name__} {text:.60}"
 
 
-def _required(obj: dict, key: str, kind: type) -> Any:
+def _required(obj: dict[str, Any], key: str, kind: type) -> Any:
     if key not in obj:
         raise ProtocolError(f"missing field {key}")
     value = obj[key]
@@ -375,7 +375,7 @@ def _required(obj: dict, key: str, kind: type) -> Any:
     return value
 
 
-def _opt(obj: dict, key: str, kind: type, default: Any) -> Any:
+def _opt(obj: dict[str, Any], key: str, kind: type, default: Any) -> Any:
     value = obj.get(key)
     if value is None:
         return default
@@ -384,7 +384,7 @@ def _opt(obj: dict, key: str, kind: type, default: Any) -> Any:
     return value
 
 
-def _opt_int(obj: dict, key: str) -> int:
+def _opt_int(obj: dict[str, Any], key: str) -> int:
     value = obj.get(key, 0)
     if not _is_int(value):
         raise ProtocolError(f"{key} must be an integer, got {_kind(value)}")

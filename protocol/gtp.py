@@ -34,6 +34,7 @@ import math
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
+from typing import TypeGuard
 
 from . import errors
 
@@ -85,7 +86,7 @@ _LETTERS_ALL = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"  # Hex/HTP: a1..s19 includes the let
 _VERTEX = re.compile(r"([A-Za-z])([1-9][0-9]{0,2})", re.ASCII)
 
 
-def _is_int(x: object) -> bool:
+def _is_int(x: object) -> TypeGuard[int]:
     return isinstance(x, int) and not isinstance(x, bool)
 
 

@@ -49,7 +49,7 @@ class Move(NamedTuple):
 
     x_from: int
     y_from: int
-    count: int
+    count: int  # type: ignore[assignment]  # the wire's name for it, though it hides tuple.count
     x_to: int
     y_to: int
 
@@ -203,7 +203,7 @@ def _byte(value: object, what: str) -> int:
     return value
 
 
-def _counted(command: bytes, entries: tuple, width: int, what: str) -> bytes:
+def _counted(command: bytes, entries: tuple[tuple[int, ...], ...], width: int, what: str) -> bytes:
     if not isinstance(entries, (tuple, list)):
         raise UsageError(f"{command.decode()} needs a sequence of {what}, got {entries!r}")
     if len(entries) > 255:

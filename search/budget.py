@@ -43,4 +43,4 @@ class SearchResult:
     depth: int = 0
     nodes: int = 0
     elapsed: float = 0.0
-    votes: tuple = ()  # (move, visits) at the root, for searches whose workers vote
+    votes: tuple[tuple[Any, int], ...] = ()  # (move, visits) at the root, for searches whose workers vote

@@ -16,6 +16,8 @@ from __future__ import annotations
 import math
 import random
 import time
+from collections.abc import Hashable
+from typing import Any
 
 from .budget import Budget, SearchResult
 from .root import settled
@@ -24,9 +26,9 @@ from .root import settled
 class Node:
     __slots__ = ("moves", "children", "n", "w", "visits", "proven")
 
-    def __init__(self, moves: list) -> None:
+    def __init__(self, moves: list[Any]) -> None:
         self.moves = moves
-        self.children: list = [None] * len(moves)
+        self.children: list[Any] = [None] * len(moves)  # a Node once expanded
         self.n = [0] * len(moves)
         self.w = [0.0] * len(moves)  # wins of this node's side to move through each move
         self.visits = 0
@@ -63,8 +65,8 @@ def _settle(node: Node) -> None:
         node.proven = -1
 
 
-def search(pos, budget: Budget, table: dict | None = None, c: float = 0.7, seed: int | None = None,
-           max_nodes: int = 400_000, early_stop: bool = True, root_moves: list | None = None) -> SearchResult:
+def search(pos: Any, budget: Budget, table: dict[Hashable, Node] | None = None, c: float = 0.7, seed: int | None = None,
+           max_nodes: int = 400_000, early_stop: bool = True, root_moves: list[Any] | None = None) -> SearchResult:
     """Run UCT until the budget is spent (or the answer cannot change); the best root move.
 
     `depth` in the result is the number of iterations (playouts) run, `nodes` the table size;
@@ -100,7 +102,7 @@ def search(pos, budget: Budget, table: dict | None = None, c: float = 0.7, seed:
         node = root
         while True:
             if node.proven:
-                value = node.proven
+                value: float = node.proven
                 break
             i = _select(node, c)
             path.append((node, i))

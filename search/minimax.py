@@ -22,9 +22,13 @@ completed iteration.
 from __future__ import annotations
 
 import time
-from typing import Any
+from collections.abc import Callable, Hashable
+from typing import TYPE_CHECKING, Any
 
 from .budget import Budget, SearchResult
+
+if TYPE_CHECKING:
+    from .contracts import Model
 
 EXACT, LOWER, UPPER = 0, 1, 2
 _CHECK_EVERY = 64
@@ -36,14 +40,14 @@ class Timeout(Exception):
 
 class _Search:
     def __init__(self, model: Any, deadline: float, node_cap: int | None) -> None:
-        self.model = model
+        self.model: Model = model
         self.deadline = deadline
         self.node_cap = node_cap
         self.nodes = 0
-        self.table: dict = {}
+        self.table: dict[Hashable, tuple[int, int, float, Any]] = {}  # key: (depth, flag, value, best action)
         # Optional model.risk(state, [(p, value), ...]) -> value of a chance node; without it
         # the value is the expectation, searched with Star1 pruning.
-        self.risk = getattr(model, "risk", None)
+        self.risk: Callable[[Any, list[tuple[float, float]]], float] | None = getattr(model, "risk", None)
 
     def tick(self) -> None:
         self.nodes += 1

@@ -18,9 +18,23 @@ depth limit: its table entries are exact, so a player keeps them between moves.
 from __future__ import annotations
 
 import time
+from collections.abc import Hashable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Protocol
 
 from .budget import Budget, SearchResult
+
+if TYPE_CHECKING:
+    from .contracts import Position
+
+    class _Position(Position, Protocol):
+        """The position negamax reads (see the module docstring)."""
+
+        WIN_FOR_STUCK: int
+
+        def evaluate(self) -> float: ...
+
+    Table = dict[Hashable, tuple[int, int, float, Any]]  # key: (depth, flag, value, best move)
 
 WIN = 1000.0
 EXACT, LOWER, UPPER = 0, 1, 2
@@ -39,12 +53,13 @@ class Stats:
 
 
 class _Search:
-    def __init__(self, pos, table: dict, history: dict, deadline: float, node_cap: float) -> None:
+    def __init__(self, pos: _Position, table: Table, history: dict[Any, int], deadline: float,
+                 node_cap: float) -> None:
         self.pos, self.table, self.history = pos, table, history
         self.deadline, self.node_cap = deadline, node_cap
         self.stats = Stats()
 
-    def node(self, depth: int, alpha: float, beta: float, root: list | None = None) -> float:
+    def node(self, depth: int, alpha: float, beta: float, root: list[Any] | None = None) -> float:
         """Negamax value of the position.  At the root, `root` is the ordered list of moves to
         search: no table probe or store (the list may be a restriction) and `best_move` is set."""
         st = self.stats
@@ -59,7 +74,8 @@ class _Search:
             first = None
             if entry is not None:
                 d, flag, value, first = entry
-                if d >= depth and (flag == EXACT or flag == LOWER and value >= beta or flag == UPPER and value <= alpha):
+                if d >= depth and (flag == EXACT or flag == LOWER and value >= beta
+                                   or flag == UPPER and value <= alpha):
                     if -WIN < value < WIN:
                         st.horizon = True  # a heuristic value: the subtree was not seen to its end
                     return value
@@ -100,7 +116,7 @@ class _Search:
         self.table[key] = (FOREVER if abs(best) >= WIN else depth, flag, best, best_move)
         return best
 
-    def root(self, moves: list, depth: int) -> tuple[float, object, bool]:
+    def root(self, moves: list[Any], depth: int) -> tuple[float, object, bool]:
         """Search every root move at `depth` (a proven win ends it: WIN is the window's top);
         (value, best move, whether a leaf hit the horizon)."""
         self.stats.horizon = False
@@ -108,8 +124,8 @@ class _Search:
         return value, self.best_move, self.stats.horizon
 
 
-def search(pos, budget: Budget, max_depth: int = 64, table: dict | None = None,
-           history: dict | None = None, root_moves: list | None = None) -> SearchResult:
+def search(pos: _Position, budget: Budget, max_depth: int = 64, table: Table | None = None,
+           history: dict[Any, int] | None = None, root_moves: list[Any] | None = None) -> SearchResult:
     """Iterative deepening negamax; the best move of the last completed iteration.
 
     The value is from the side to move's view: +-WIN is a proven win/loss, anything in
@@ -146,8 +162,8 @@ def search(pos, budget: Budget, max_depth: int = 64, table: dict | None = None,
     return SearchResult(move, value, depth_done, s.stats.nodes, time.monotonic() - start)
 
 
-def solve(pos, deadline: float, table: dict, history: dict | None = None,
-          node_cap: float = float("inf"), root_moves: list | None = None) -> tuple[int, object, int] | None:
+def solve(pos: _Position, deadline: float, table: Table, history: dict[Any, int] | None = None,
+          node_cap: float = float("inf"), root_moves: list[Any] | None = None) -> tuple[int, object, int] | None:
     """Prove the game from `pos`: (+1 win / -1 loss for the side to move, a best move, nodes),
     or None when the deadline or the node cap comes first.  `table` keeps exact entries only."""
     moves = pos.moves() if root_moves is None else list(root_moves)

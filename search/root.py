@@ -10,9 +10,14 @@ from __future__ import annotations
 
 import heapq
 from collections.abc import Hashable, Iterable, Sequence
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    import numpy as np
 
 
-def settled(visits: Sequence[float], remaining: float, wins: Sequence[float] | None = None, done: int = 0,
+def settled(visits: Sequence[float] | np.ndarray, remaining: float,
+            wins: Sequence[float] | np.ndarray | None = None, done: int = 0,
             sure: float | None = None, share: float = 0.2) -> bool:
     """May the search stop now, its choice made?
 
@@ -40,7 +45,7 @@ def settled(visits: Sequence[float], remaining: float, wins: Sequence[float] | N
 def merge_votes(ballots: Iterable[Iterable[tuple[Hashable, int]]]) -> tuple[Hashable, tuple[tuple[Hashable, int], ...]]:
     """The move with the most visits summed over the workers' `(move, visits)` root votes, and
     the summed votes sorted by move.  A tie goes to the move voted first.  At least one vote."""
-    totals: dict = {}
+    totals: dict[Hashable, int] = {}
     for votes in ballots:
         for move, visits in votes:
             totals[move] = totals.get(move, 0) + visits

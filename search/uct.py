@@ -71,7 +71,7 @@ from __future__ import annotations
 
 import hashlib
 import inspect
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 import re
 import time
@@ -146,13 +146,13 @@ class GameKernels(NamedTuple):
 # -- numba's random generator: one stream per process, shared by every game's kernels --------------
 
 @njit(cache=CACHE)
-def seed(value):
+def seed(value: int) -> None:
     """Seed the generator every kernel draws from (np.random inside njit code)."""
     np.random.seed(value)
 
 
 @njit(cache=CACHE)
-def _draw_seed():
+def _draw_seed() -> int:
     return np.random.randint(0, 2 ** 31 - 1)
 
 
@@ -172,7 +172,7 @@ def seeded(value: int) -> Iterator[None]:
 # -- the tree's own kernels ------------------------------------------------------------------
 
 @njit(cache=CACHE)
-def select(V, I, node, rave_equiv):
+def select(V: np.ndarray, I: np.ndarray, node: int, rave_equiv: float) -> int:
     """The child of `node` with the highest RAVE-blended win rate (ties broken at random)."""
     first = I[ICHILD, node]
     n = I[INCHILD, node]
@@ -194,7 +194,8 @@ def select(V, I, node, rave_equiv):
 
 
 @njit(cache=CACHE)
-def attach(V, I, meta, node, moves, prior, n):
+def attach(V: np.ndarray, I: np.ndarray, meta: np.ndarray, node: int, moves: np.ndarray, prior: np.ndarray,
+           n: int) -> bool:
     """Give `node` the children moves[:n] with their priors; False (nothing done) when the
     tree has no room for them."""
     start = meta[NODES]
@@ -218,7 +219,8 @@ def attach(V, I, meta, node, moves, prior, n):
 
 
 @njit(cache=CACHE)
-def backup(V, I, path, depth, first, winner, amaf):
+def backup(V: np.ndarray, I: np.ndarray, path: np.ndarray, depth: int, first: int, winner: int,
+           amaf: np.ndarray) -> None:
     """Count one playout won by `winner` along path[:depth + 1] (path[0] is the root, where
     player `first` was to move), and AMAF: every sibling along the path whose move its mover
     played later in the iteration (amaf[move] == mover) counts it too."""
@@ -249,9 +251,9 @@ def backup(V, I, path, depth, first, winner, amaf):
 
 
 @njit(cache=CACHE)
-def child_of(I, node, move):
+def child_of(I: np.ndarray, node: int, move: int) -> int:
     """The child of `node` reached by `move`, or -1."""
-    first = I[ICHILD, node]
+    first: int = I[ICHILD, node]
     for j in range(I[INCHILD, node]):
         if I[IMOVE, first + j] == move:
             return first + j
@@ -261,10 +263,18 @@ def child_of(I, node, move):
 # -- the search: one template, specialised for each game ----------------------------------------
 
 # The game's kernels, as `_run` calls them: `specialise` binds them in each game's copy.
+_TO_MOVE: Any
+_COPY: Any
+_PLAY: Any
+_IS_OVER: Any
+_CHILDREN: Any
+_PLAYOUT: Any
 _TO_MOVE = _COPY = _PLAY = _IS_OVER = _CHILDREN = _PLAYOUT = None
 
 
-def _run(V, I, meta, pos0, params, mask, count, policy, path, amaf, moves, prior):
+def _run(V: np.ndarray, I: np.ndarray, meta: np.ndarray, pos0: Any, params: Any, mask: np.ndarray, count: int,
+         policy: tuple[float, float], path: np.ndarray, amaf: np.ndarray, moves: np.ndarray,
+         prior: np.ndarray) -> int:
     """`count` iterations from the root (fewer if the tree fills up); returns how many were
     done.  `policy` is (expansion visits, RAVE equivalence).  The names _TO_MOVE, _COPY,
     _PLAY, _IS_OVER, _CHILDREN and _PLAYOUT are the game's kernels (see `Kernel`)."""
@@ -315,7 +325,7 @@ def _digest(game: GameKernels) -> str:
     return h.hexdigest()[:16]
 
 
-def specialise(game: GameKernels, name: str):
+def specialise(game: GameKernels, name: str) -> Any:
     """The compiled search (`_run`) calling `game`'s kernels; cached on disk if `caching()`."""
     if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", name):
         raise ValueError(f"a kernel name must be an identifier, not {name!r}")
@@ -355,7 +365,7 @@ class Kernel:
         return Scratch(np.empty(depth + 1, np.int32), np.zeros(space, np.int8),
                        np.empty(branching, np.int32), np.zeros((2, branching), np.float32))
 
-    def search(self, tree: Tree, pos, params, mask: np.ndarray, scratch: Scratch, deadline: float,
+    def search(self, tree: Tree, pos: Any, params: Any, mask: np.ndarray, scratch: Scratch, deadline: float,
                limit: int | None = None, early_stop: bool = True, chunk: int = CHUNK,
                sure: float | None = SURE, share: float = SHARE) -> tuple[int, bool]:
         """Iterate from the tree's root (the position `pos`) until time.monotonic() reaches
@@ -380,7 +390,7 @@ class Kernel:
             if early_stop and done >= 4 * chunk and stopped(tree, done, now - began, deadline - now, sure, share):
                 return done, False
 
-    def expand(self, tree: Tree, node: int, pos, params, mask: np.ndarray, scratch: Scratch) -> bool:
+    def expand(self, tree: Tree, node: int, pos: Any, params: Any, mask: np.ndarray, scratch: Scratch) -> bool:
         """Give `node` (at position `pos`) its children as an iteration would, if it has none;
         False when it cannot (the tree is full or the position has no moves)."""
         V, I, meta = tree
@@ -438,7 +448,7 @@ def restrict_root(tree: Tree, mask: np.ndarray) -> None:
             V[PN, ch] += 1e9
 
 
-def reroot(tree: Tree, moves, max_fill: float = 0.6) -> bool:
+def reroot(tree: Tree, moves: Iterable[int], max_fill: float = 0.6) -> bool:
     """Tree reuse: make the node reached from the root by `moves` the new root, if the tree has
     it and is less than `max_fill` full (a fuller tree would soon have no room left); False
     (nothing changed) otherwise.  The rest of the old tree stays allocated but unused."""

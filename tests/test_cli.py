@@ -48,6 +48,7 @@ def one_error_line(result: subprocess.CompletedProcess) -> str:
 # -- help -----------------------------------------------------------------------------------
 
 
+@pytest.mark.e2e
 def test_help_lists_every_command():
     result = bots("--help")
     assert result.returncode == 0, result.stderr
@@ -58,6 +59,7 @@ def test_help_lists_every_command():
     assert "bots --game twilight --host H --port P" in result.stdout  # the docker form is documented
 
 
+@pytest.mark.e2e
 def test_the_installed_script_runs():
     script = shutil.which("bots")
     assert script, "the bots console script is not on PATH"
@@ -65,6 +67,7 @@ def test_the_installed_script_runs():
     assert result.returncode == 0 and "usage: bots" in result.stdout
 
 
+@pytest.mark.e2e
 def test_arena_help_lists_its_options():
     result = bots("arena", "twilight", "--help")
     assert result.returncode == 0, result.stderr
@@ -75,6 +78,7 @@ def test_arena_help_lists_its_options():
             in " ".join(result.stdout.split()))
 
 
+@pytest.mark.e2e
 @pytest.mark.parametrize("command, options", [
     (["play", "twilight"], ["--host", "--port", "--player", "--param", "--move-time", "--overhead", "--workers",
                             "--name"]),
@@ -94,6 +98,7 @@ def test_subcommand_help(command, options):
 # -- bad input: exit 2, one line ---------------------------------------------------------------
 
 
+@pytest.mark.e2e
 def test_serve_with_a_broken_map(tmp_path):
     broken = tmp_path / "broken.xml"
     broken.write_text('<Map Rows="5" Columns="10"><Humans X="2"')
@@ -101,6 +106,7 @@ def test_serve_with_a_broken_map(tmp_path):
     assert str(broken) in line and "not valid XML" in line
 
 
+@pytest.mark.e2e
 def test_serve_with_a_map_that_breaks_the_rules(tmp_path):
     bad = tmp_path / "nowerewolves.xml"
     bad.write_text('<Map Rows="5" Columns="10"><Vampires X="1" Y="1" Count="4"/></Map>')
@@ -108,12 +114,14 @@ def test_serve_with_a_map_that_breaks_the_rules(tmp_path):
     assert str(bad) in line and "Werewolves" in line
 
 
+@pytest.mark.e2e
 def test_serve_with_a_missing_map(tmp_path):
     missing = tmp_path / "nowhere.xml"
     line = one_error_line(bots("serve", "twilight", "--map", str(missing), "--port", "0", timeout=30))
     assert str(missing) in line and "no such file" in line
 
 
+@pytest.mark.e2e
 def test_daemon_with_a_broken_config(tmp_path):
     broken = tmp_path / "broken.toml"
     broken.write_text("[[bot]\nname = \n")
@@ -121,6 +129,7 @@ def test_daemon_with_a_broken_config(tmp_path):
     assert str(broken) in line and "not valid TOML" in line
 
 
+@pytest.mark.e2e
 def test_daemon_with_an_invalid_config(tmp_path):
     bad = tmp_path / "bad.toml"
     bad.write_text('[[bot]]\nname = "x"\ngame = "twilight"\nhost = "h"\nport = 99999\n')
@@ -128,44 +137,52 @@ def test_daemon_with_an_invalid_config(tmp_path):
     assert str(bad) in line and "is not a TCP port" in line
 
 
+@pytest.mark.e2e
 def test_daemon_with_a_missing_config(tmp_path):
     line = one_error_line(bots("daemon", "--config", str(tmp_path / "none.toml"), timeout=30))
     assert "none.toml" in line and "cannot read" in line
 
 
+@pytest.mark.e2e
 def test_play_with_an_unknown_player_option():
     line = one_error_line(bots("play", "twilight", "--player", "expecti:nosuch=1", "--port", "5555", timeout=30))
     assert "'nosuch'" in line and "expecti" in line
 
 
+@pytest.mark.e2e
 def test_play_with_a_bad_player_option_value():
     line = one_error_line(bots("play", "twilight", "--player", "expecti:max_depth=deep", "--port", "5555",
                                timeout=30))
     assert "max_depth" in line and "'deep'" in line
 
 
+@pytest.mark.e2e
 def test_play_with_an_unknown_player():
     line = one_error_line(bots("play", "twilight", "--player", "nosuch", "--port", "5555", timeout=30))
     assert "unknown twilight player 'nosuch'" in line
 
 
+@pytest.mark.e2e
 def test_play_with_a_move_time_below_the_overhead():
     line = one_error_line(bots("play", "twilight", "--port", "5555", "--move-time", "0.2", "--overhead", "0.3",
                                timeout=30))
     assert "leaves nothing after overhead" in line
 
 
+@pytest.mark.e2e
 def test_play_without_a_port():
     line = one_error_line(bots("play", "twilight", timeout=30))
     assert "no server port" in line
 
 
+@pytest.mark.e2e
 def test_arena_with_an_unknown_map():
     line = one_error_line(bots("arena", "twilight", "--a", "greedy", "--b", "random", "--maps", "nosuchmap",
                                timeout=30))
     assert "nosuchmap" in line
 
 
+@pytest.mark.e2e
 def test_argparse_errors_also_exit_2():
     result = bots("play", "chess", "--port", "1", timeout=30)
     assert result.returncode == 2 and "invalid choice: 'chess'" in result.stderr
@@ -174,6 +191,7 @@ def test_argparse_errors_also_exit_2():
 # -- a failure while running: exit 1, a log line, no traceback ----------------------------------------
 
 
+@pytest.mark.e2e
 def test_play_against_a_port_with_nothing_listening():
     port = free_port()
     result = bots("--log-format", "json", "play", "twilight", "--host", "127.0.0.1", "--port", str(port),
@@ -257,7 +275,8 @@ def test_parse_the_course_convention():
 
 def test_parse_play_defaults():
     args = parse("play", "twilight", "--port", "5555")
-    assert (args.host, args.port, args.name, args.player, args.param) == ("127.0.0.1", 5555, "bots", ("planner", ()), [])
+    assert (args.host, args.port, args.name, args.player, args.param) == (
+        "127.0.0.1", 5555, "bots", ("planner", ()), [])
     assert (args.move_time, args.overhead, args.workers, args.show) == (2.0, 0.3, None, False)
 
 
@@ -267,6 +286,7 @@ def test_parse_the_course_convention_after_options():
     assert args.address == ["127.0.0.1", "6000"]
 
 
+@pytest.mark.e2e
 def test_course_convention_after_options_reaches_the_server():
     result = bots("--log-format", "json", "play", "twilight", "--player", "random", "--move-time", "0.5",
                   "--overhead", "0.2", "--workers", "1", "127.0.0.1", str(free_port()), timeout=60)
@@ -423,13 +443,15 @@ def stop(*procs: subprocess.Popen) -> None:
         proc.wait()
 
 
+@pytest.mark.slow
+@pytest.mark.e2e
 def test_a_real_game_between_two_client_commands_on_our_referee():
     server = start("--log-format", "json", "serve", "twilight", "--map", "thetrap", "--port", "0",
                    "--move-timeout", "0.5", "--max-plies", "20", "--seed", "4")
     server_out, server_err = Lines(server.stdout), Lines(server.stderr)
     clients: list[subprocess.Popen] = []
     try:
-        listening = json.loads(server_err.until(lambda l: "referee listening" in l, 30))
+        listening = json.loads(server_err.until(lambda line: "referee listening" in line, 30))
         port = str(listening["port"])
         assert int(port) > 0 and listening["map"] == "thetrap"
         # The docker form; once it has connected, the course convention (which so plays werewolves).
@@ -441,13 +463,13 @@ def test_a_real_game_between_two_client_commands_on_our_referee():
                              "--move-time", "0.5", "--overhead", "0.2", "--name", "second"))
         clients[0].wait(timeout=60)
         outputs = [(clients[0].stdout.read(), "".join(first_err.rest())), clients[1].communicate(timeout=60)]
-        record = json.loads(server_out.until(lambda l: l.startswith("{"), 10))
+        record = json.loads(server_out.until(lambda line: line.startswith("{"), 10))
         server.send_signal(signal.SIGINT)
         server.wait(timeout=10)
         server_lines = server_out.rest()
     finally:
         stop(server, *clients)
-    for client, (out, err) in zip(clients, outputs):
+    for client, (_, err) in zip(clients, outputs, strict=True):
         assert client.returncode == 0, err
         assert "Traceback" not in err
         for line in err.splitlines():  # stderr holds JSON log lines only
@@ -469,11 +491,12 @@ def test_a_real_game_between_two_client_commands_on_our_referee():
         assert record["winner_name"] == record["players"][record["winner"]]
 
 
+@pytest.mark.e2e
 def test_serve_exits_on_sigterm():
     server = start("--log-format", "json", "serve", "twilight", "--map", "thetrap", "--port", "0")
     err = Lines(server.stderr)
     try:
-        err.until(lambda l: "referee listening" in l, 30)
+        err.until(lambda line: "referee listening" in line, 30)
         server.send_signal(signal.SIGTERM)
         code = server.wait(timeout=10)
     finally:
@@ -484,6 +507,8 @@ def test_serve_exits_on_sigterm():
 # -- bench and arena ---------------------------------------------------------------------------------
 
 
+@pytest.mark.slow
+@pytest.mark.e2e
 def test_bench_prints_a_table():
     result = bots("bench", "twilight", "--maps", "thetrap", "--time", "0.2", timeout=60)
     assert result.returncode == 0, result.stderr
@@ -506,6 +531,8 @@ def test_bench_prints_a_table():
     assert "alphabeta (unbounded):" in out and "expecti (unbounded):" in out
 
 
+@pytest.mark.slow
+@pytest.mark.e2e
 def test_arena_prints_a_report_with_a_total_row(tmp_path):
     records = tmp_path / "games.jsonl"
     result = bots("--log-format", "json", "arena", "twilight", "--a", "greedy", "--b", "random", "--maps",
@@ -527,6 +554,8 @@ def test_arena_prints_a_report_with_a_total_row(tmp_path):
     assert [r["players"]["vampires"] for r in played] == ["A", "B"]  # species swap between games
 
 
+@pytest.mark.slow
+@pytest.mark.e2e
 def test_bench_scaling_prints_depth_and_latency_per_board_size():
     result = bots("bench", "twilight", "--scaling", "--players", "planner", "--time", "0.05", timeout=120)
     assert result.returncode == 0, result.stderr
@@ -541,6 +570,7 @@ def test_bench_scaling_prints_depth_and_latency_per_board_size():
         assert depth >= 1 and 0 < latency < 0.5
 
 
+@pytest.mark.e2e
 @pytest.mark.parametrize("command", [
     ["serve", "twilight", "--map", "thetrap"],
     ["serve", "gnd", "--game", "gopher", "--size", "4"],
@@ -573,6 +603,7 @@ def test_serve_stops_cleanly_on_sigterm(command):
 # -- bad input: one line, exit 2, never a traceback (issue 11) --------------------------------------
 
 
+@pytest.mark.e2e
 @pytest.mark.parametrize("argv, words", [
     (["play", "twilight", "--port", "70000"], ["--port", "65535"]),
     (["play", "twilight", "--port", "abc"], ["--port", "'abc'"]),
@@ -604,6 +635,7 @@ def test_bad_input_is_one_line_and_exit_2(argv, words):
         assert word in line, line
 
 
+@pytest.mark.e2e
 @pytest.mark.parametrize("command", [["serve", "twilight", "--map", "thetrap"], ["serve", "gnd", "--game", "gopher"],
                                      ["serve", "cgos"]])
 def test_a_port_in_use_is_one_line_and_exit_2(command):
@@ -615,6 +647,8 @@ def test_a_port_in_use_is_one_line_and_exit_2(command):
     assert f"127.0.0.1:{port}" in line and "in use" in line
 
 
+@pytest.mark.slow
+@pytest.mark.e2e
 @pytest.mark.parametrize("game", ["gopher", "go"])
 def test_ctrl_c_in_the_middle_of_a_game_exits_quietly(game):
     """Issue 11, item 8: Ctrl-C (SIGINT to the whole foreground group, as a terminal sends it) of

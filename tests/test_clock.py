@@ -186,6 +186,7 @@ READINGS = st.lists(st.one_of(
     st.tuples(st.just("move"), st.floats(0, 100), st.just(0))), max_size=40)
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(st.floats(0.2, 120), st.floats(0, 0.5), READINGS)
 def test_per_move_settings_never_plan_more_than_the_period(period, overhead, events):
@@ -230,7 +231,8 @@ def test_an_overrunning_search_is_waited_for_until_the_servers_deadline_less_a_m
     sixty = budget(arrived=0.0, time_left=60.0, moves_left=30.0)
     assert sixty.limit == OVERRUN * sixty.seconds  # a game clock: at most twice the plan
     main = budget(arrived=0.0, time_left=3.0, settings=TimeSettings(3.0, 20.0, 10))  # 1.9 s, the byo-yomi rate
-    assert main.seconds == pytest.approx(1.9) and main.limit == pytest.approx(3.0 - NETWORK_MARGIN)  # not the whole clock
+    assert main.seconds == pytest.approx(1.9)
+    assert main.limit == pytest.approx(3.0 - NETWORK_MARGIN)  # not the whole clock
     assert budget(arrived=0.0).limit is None  # no deadline known: the runner's grace
 
 

@@ -40,6 +40,9 @@ def test_script_parses_and_documents_itself():
     assert bad.returncode == 2 and "unknown argument" in bad.stderr, bad
 
 
+@pytest.mark.e2e
+@pytest.mark.external
+@pytest.mark.slow
 @pytest.mark.container
 @pytest.mark.skipif(shutil.which("podman") is None, reason="podman is not installed")
 @pytest.mark.skipif(os.environ.get("BOTS_CONTAINER_TESTS") != "1",

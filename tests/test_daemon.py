@@ -16,6 +16,7 @@ import time
 from pathlib import Path
 from types import SimpleNamespace
 
+import pytest
 
 from bots import daemon
 from bots.backoff import Backoff
@@ -56,12 +57,12 @@ def test_backoff_grows_exponentially_with_jitter_and_is_capped():
     backoff = Backoff(first=1.0, cap=8.0, rng=random.Random(42))
     delays = [backoff.next() for _ in range(8)]
     nominal = [1, 2, 4, 8, 8, 8, 8, 8]
-    for d, n in zip(delays, nominal):
+    for d, n in zip(delays, nominal, strict=True):
         assert 0.8 * n <= d <= 1.2 * n, (delays, nominal)
     # The jitter is the seeded rng's uniform(0.8, 1.2), applied to the capped nominal delay.
     rng = random.Random(42)
     assert delays == [n * rng.uniform(0.8, 1.2) for n in nominal]
-    assert len({round(d / n, 9) for d, n in zip(delays, nominal)}) > 1  # there is jitter
+    assert len({round(d / n, 9) for d, n in zip(delays, nominal, strict=True)}) > 1  # there is jitter
     assert backoff.failures == 8
 
 
@@ -97,6 +98,7 @@ def test_backoff_default_rng_and_first_delay():
 # -- in-process: the daemon plays on two servers at once ---------------------------------------
 
 
+@pytest.mark.slow
 async def test_daemon_runs_two_bots_against_two_referees(runner):
     (ref1, port1), (ref2, port2) = await start_referee(seed=1), await start_referee(seed=2)
     settings = Settings(
@@ -128,6 +130,7 @@ async def test_daemon_runs_two_bots_against_two_referees(runner):
 # -- keep_playing: retries, and the error boundary ------------------------------------------------
 
 
+@pytest.mark.slow
 async def test_keep_playing_retries_until_the_server_is_up(runner):
     port = free_port()
     backoff = Backoff(first=0.05, cap=0.2, rng=random.Random(0))
@@ -148,6 +151,7 @@ async def test_keep_playing_retries_until_the_server_is_up(runner):
     assert "patient" in referee.records[0]["players"].values()
 
 
+@pytest.mark.slow
 async def test_keep_playing_plays_games_back_to_back(runner):
     """games=2: one game per connection, then a new connection for the next one."""
     referee, port = await start_referee()
@@ -163,6 +167,7 @@ async def test_keep_playing_plays_games_back_to_back(runner):
     assert [sorted(r["players"].values()) for r in referee.records] == [["opponent0", "twice"], ["opponent1", "twice"]]
 
 
+@pytest.mark.slow
 async def test_garbage_stops_one_bot_while_another_keeps_playing(runner):
     connections = 0
 
@@ -196,6 +201,7 @@ async def test_garbage_stops_one_bot_while_another_keeps_playing(runner):
     assert sorted(referee.records[0]["players"].values()) == ["healthy", "opponent"]
 
 
+@pytest.mark.slow
 async def test_a_bug_in_a_session_is_retried_not_fatal(runner, monkeypatch):
     """Any other exception from a session is logged and retried with backoff."""
     calls = []
@@ -411,6 +417,8 @@ def slow_stop_daemon(tmp_path: Path) -> Daemon:
     return Daemon([sys.executable, str(script), str(write_config(tmp_path, workers=2))])
 
 
+@pytest.mark.slow
+@pytest.mark.e2e
 def test_sigterm_stops_the_daemon_cleanly(tmp_path):
     d = Daemon.command(write_config(tmp_path, workers=2))
     try:
@@ -432,6 +440,8 @@ def test_sigterm_stops_the_daemon_cleanly(tmp_path):
     assert survivors == []
 
 
+@pytest.mark.slow
+@pytest.mark.e2e
 def test_sigint_stops_the_daemon_like_sigterm(tmp_path):
     d = Daemon.command(write_config(tmp_path, workers=1))
     try:
@@ -447,6 +457,7 @@ def test_sigint_stops_the_daemon_like_sigterm(tmp_path):
     assert survivors == []
 
 
+@pytest.mark.e2e
 def test_a_quick_second_sigterm_makes_it_exit(tmp_path):
     """Two SIGTERMs back to back.  The clean stop takes milliseconds and the kernel may merge the two
     signals, so any of these is right: a clean stop (0), the forced exit (1), or the default action of
@@ -471,6 +482,7 @@ def test_a_quick_second_sigterm_makes_it_exit(tmp_path):
         assert events[-1] == "daemon stopped"
 
 
+@pytest.mark.e2e
 def test_a_second_signal_during_a_slow_stop_exits_at_once(tmp_path):
     d = slow_stop_daemon(tmp_path)
     try:
@@ -492,6 +504,7 @@ def test_a_second_signal_during_a_slow_stop_exits_at_once(tmp_path):
     assert "second signal: exiting now" in events and "daemon stopped" not in events
 
 
+@pytest.mark.e2e
 def test_the_forced_exit_leaves_no_worker_behind(tmp_path):
     d = slow_stop_daemon(tmp_path)
     try:

@@ -51,7 +51,10 @@ DEFAULT_GAMES, DEFAULT_PLIES = 3, 300
 TRANSPOSITION_TRIES = 2  # random (m1, m2, m3) triples tried from each position
 MUST_TRANSPOSE = {"gopher", "go", "hex"}  # placement games: their random games must show transpositions
 
-CASES = [pytest.param(name, setup, id=f"{name}-{setup}")
+# the games that take more than a second (pytest -m "not slow" leaves them out)
+SLOW_CASES = {"go-9", "hex-11", "dodo-6", "twilight-testmap2", "twilight-humans_everywhere", "twilight-thetrap"}
+CASES = [pytest.param(name, setup, id=f"{name}-{setup}",
+                      marks=pytest.mark.slow if f"{name}-{setup}" in SLOW_CASES else ())
          for name in registry.names() for setup in registry.get(name).setups]
 
 

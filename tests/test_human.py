@@ -111,6 +111,8 @@ def play_gnd(seat: Seat, bad: str, why: str) -> str:
     return seat.shown
 
 
+@pytest.mark.slow
+@pytest.mark.e2e
 def test_gopher_a_person_plays_a_whole_game_on_our_gnd_server():
     proc, port = server("serve", "gnd", "--game", "gopher", "--size", "3", "--random", "--time", "300")
     seat = Seat("play", "gopher", "--server", f"http://127.0.0.1:{port}/", "--password", "pw", "--player", "human")
@@ -128,6 +130,8 @@ def test_gopher_a_person_plays_a_whole_game_on_our_gnd_server():
     assert moves and all(m["fallback"] is None for m in moves), moves  # every move sent as typed
 
 
+@pytest.mark.slow
+@pytest.mark.e2e
 def test_dodo_a_person_plays_a_whole_game_in_the_arena():
     seat = Seat("arena", "dodo", "--a", "human", "--b", "random", "--size", "3", "--games", "1", "--time", "300",
                 "--workers", "1")
@@ -140,6 +144,8 @@ def test_dodo_a_person_plays_a_whole_game_in_the_arena():
     assert re.search(r"A as red: won [01] of 1", shown), shown[-2000:]
 
 
+@pytest.mark.slow
+@pytest.mark.e2e
 def test_go_a_person_plays_a_whole_game_on_our_cgos_server():
     proc, port = server("serve", "cgos", "--random", "--size", "5", "--time", "300")
     seat = Seat("play", "go", "--cgos", f"127.0.0.1:{port}", "--name", "person", "--password", "secret",
@@ -183,6 +189,8 @@ def quiet_order(screen: str) -> str:
     raise AssertionError(f"no empty cell next to {x} {y}:\n{screen}")
 
 
+@pytest.mark.slow
+@pytest.mark.e2e
 def test_twilight_a_person_gives_orders_on_our_referee(tmp_path):
     """Each side has its own time: the person 60 s a move, the planner its 0.4 s."""
     games = tmp_path / "games.jsonl"
@@ -211,6 +219,8 @@ def test_twilight_a_person_gives_orders_on_our_referee(tmp_path):
     assert record["latencies"][planner] and max(record["latencies"][planner]) < 1.5, record["latencies"]
 
 
+@pytest.mark.slow
+@pytest.mark.e2e
 @pytest.mark.parametrize("how", ["quit", "ctrl-c"])
 def test_quit_or_ctrl_c_in_the_middle_of_a_persons_turn_ends_cleanly(how):
     """quit ends the command (exit 0, "Game left unfinished."); Ctrl-C (SIGINT to the whole
@@ -255,6 +265,7 @@ def test_a_persons_time_is_not_a_searchs_deadline(monkeypatch):
     assert move == (0, 0) and report.fallback is None and report.late_by > 0.2, report
 
 
+@pytest.mark.e2e
 @pytest.mark.parametrize("args, words", [
     (["gtp", "go", "--player", "human"], "a GTP engine reads its commands on stdin"),
 ])

@@ -179,7 +179,8 @@ def test_shared_modules_import_no_game(path):
     """Only the registry knows the games (by name, never by import); the runner, bots/gnd and
     every other shared module reach a game through it (bots.gnd: `Game.rules`)."""
     games = tuple(f"bots.{p}" for p in GAME_PACKAGES)
-    bad = [(line, name) for line, name in imported(path) if name in games or name.startswith(tuple(g + "." for g in games))]
+    bad = [(line, name) for line, name in imported(path)
+           if name in games or name.startswith(tuple(g + "." for g in games))]
     assert bad == [], f"{path.relative_to(ROOT)} imports a game: {bad}"
 
 

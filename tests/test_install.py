@@ -73,6 +73,7 @@ def scratch(tmp_path):
                 entry.unlink()
 
 
+@pytest.mark.e2e
 @pytest.mark.network
 @pytest.mark.slow
 @pytest.mark.skipif(os.environ.get("BOTS_SKIP_INSTALL_TEST") == "1", reason="BOTS_SKIP_INSTALL_TEST=1")

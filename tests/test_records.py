@@ -33,6 +33,8 @@ def replay(path: Path, script: str):
     return bots("replay", str(path), stdin=script)
 
 
+@pytest.mark.slow
+@pytest.mark.e2e
 def test_twilight_arena_records_every_move_and_replay_steps_through_it(tmp_path):
     out = bots("arena", "twilight", "--a", "greedy", "--b", "random:seed=4", "--maps", "map8", "--games", "2",
                "--move-time", "0.1", "--overhead", "0.05", "--max-plies", "12", "--workers", "1",
@@ -61,13 +63,16 @@ def test_twilight_arena_records_every_move_and_replay_steps_through_it(tmp_path)
     from bots import replay as replays  # the picture's legend and the result name the players
 
     game = replays.load(files[0])
-    assert replays.legend(game)[:2] == [("vampires: greedy (A)", "#d32f2f"), ("werewolves: random:seed=4 (B)", "#1565c0")]
+    assert replays.legend(game)[:2] == [("vampires: greedy (A)", "#d32f2f"),
+                                        ("werewolves: random:seed=4 (B)", "#1565c0")]
     winner = record["winner_name"]
     assert replays.result(game).startswith(
         {"A": "vampires greedy (A) won", "B": "werewolves random:seed=4 (B) won", None: "a draw"}[winner])
     assert any(line.startswith("ply 2/12") for line in lines)
 
 
+@pytest.mark.slow
+@pytest.mark.e2e
 def test_gopher_arena_record_replays_to_the_final_board(tmp_path):
     out = bots("arena", "gopher", "--a", "random", "--b", "random", "--size", "3", "--time", "5", "--games", "1",
                "--workers", "1", "--record", str(tmp_path))
@@ -83,6 +88,8 @@ def test_gopher_arena_record_replays_to_the_final_board(tmp_path):
     assert shown.stdout.count("R") >= (last + 1) // 2  # every red stone is drawn
 
 
+@pytest.mark.slow
+@pytest.mark.e2e
 @pytest.mark.parametrize("game, setup", [("go", ["--size", "5"]), ("hex", ["--size", "4", "--swap"])])
 def test_go_and_hex_arena_sgf_carries_think_times_and_replays(tmp_path, game, setup):
     out = bots("arena", game, "--a", "random", "--b", "random", "--games", "1", "--move-time", "0.05",
@@ -96,6 +103,8 @@ def test_go_and_hex_arena_sgf_carries_think_times_and_replays(tmp_path, game, se
     assert "move 2/" in shown.stdout and "move 1/" in shown.stdout and " in 0.0" in shown.stdout
 
 
+@pytest.mark.slow
+@pytest.mark.e2e
 def test_sgf_is_still_an_alias_of_record(tmp_path):
     out = bots("arena", "go", "--a", "random", "--b", "random", "--games", "1", "--size", "5", "--move-time",
                "0.05", "--workers", "1", "--sgf", str(tmp_path))
@@ -107,11 +116,14 @@ def test_sgf_is_still_an_alias_of_record(tmp_path):
 def twilight_record(tmp_path_factory) -> Path:
     folder = tmp_path_factory.mktemp("twilight")
     out = bots("arena", "twilight", "--a", "greedy", "--b", "greedy", "--maps", "map8", "--games", "1",
-               "--move-time", "0.1", "--overhead", "0.05", "--max-plies", "8", "--workers", "1", "--record", str(folder))
+               "--move-time", "0.1", "--overhead", "0.05", "--max-plies", "8", "--workers", "1",
+               "--record", str(folder))
     assert out.returncode == 0, out.stderr
     return recorded(folder, "json")[0]
 
 
+@pytest.mark.slow
+@pytest.mark.e2e
 def test_a_corrupted_record_is_refused_with_the_move_and_the_reason(twilight_record, tmp_path):
     record = json.loads(twilight_record.read_text())
     x, y, n, tx, ty = record["turns"][3]["move"][0]
@@ -128,6 +140,8 @@ def test_a_corrupted_record_is_refused_with_the_move_and_the_reason(twilight_rec
     assert out.returncode == 2 and "not a game record" in out.stderr and len(out.stderr.splitlines()) == 1
 
 
+@pytest.mark.slow
+@pytest.mark.e2e
 def test_to_png_draws_the_board_and_never_overwrites(twilight_record, tmp_path):
     png = tmp_path / "final.png"
     out = bots("replay", str(twilight_record), "--to-png", str(png))
@@ -147,6 +161,8 @@ def test_write_never_overwrites_and_leaves_no_temporary_file(tmp_path):
     assert first.read_text() == "1" and sorted(p.name for p in tmp_path.iterdir()) == ["game-2.json", "game.json"]
 
 
+@pytest.mark.slow
+@pytest.mark.e2e
 async def test_a_twilight_client_records_what_it_saw_and_its_own_think_times(runner, tmp_path):
     referee = Referee(RefereeConfig(load_map("map8"), "map8", move_timeout=0.5, max_plies=10, seed=2))
     port = await referee.start()
@@ -185,6 +201,8 @@ def test_daemon_config_takes_a_record_directory_per_bot_or_for_all(tmp_path):
         settings.load(config)
 
 
+@pytest.mark.slow
+@pytest.mark.e2e
 @pytest.mark.parametrize("game", ["gopher", "go"])
 def test_a_client_of_a_gnd_or_cgos_server_records_its_games_and_replay_reads_them(game, tmp_path):
     """`bots play gopher --record` (JSON) and `bots play go --record` (SGF) on our own servers:

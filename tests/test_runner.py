@@ -6,6 +6,8 @@ import os
 import signal
 import time
 
+import pytest
+
 import bots.runner
 from bots.go.board import empty
 from bots.decide import decide
@@ -56,6 +58,7 @@ def player_identity(game: str, name: str, params: tuple, session: str, budget: B
     return SearchResult((os.getpid(), id(_cached(session, game, name, params))))
 
 
+@pytest.mark.slow
 async def test_result_of_a_search_is_returned_with_its_work(runner):
     report = await runner.run(quick, budget=Budget(1.0), fallback="fallback")
     assert (report.move, report.depth, report.nodes, report.fallback) == ("ok", 3, 42, None)
@@ -73,6 +76,7 @@ async def test_real_search_answers_within_budget_plus_grace(runner):
     assert is_legal(state, state.to_move, report.move)
 
 
+@pytest.mark.slow
 async def test_search_that_runs_for_seconds_gets_the_fallback_in_time(runner):
     t0 = time.monotonic()
     report = await runner.run(ignores_deadline, 5.0, budget=Budget(0.3), fallback="fallback")
@@ -82,6 +86,7 @@ async def test_search_that_runs_for_seconds_gets_the_fallback_in_time(runner):
     assert (await runner.run(quick, budget=Budget(1.0), fallback="fallback")).move == "ok"
 
 
+@pytest.mark.slow
 async def test_worker_killed_mid_search_still_yields_a_legal_move_and_costs_only_its_job(runner):
     state = load_map("map8")
     fallback = greedy_action(state)
@@ -106,6 +111,7 @@ def slow_init(*args) -> None:
     _init_worker(*args)
 
 
+@pytest.mark.slow
 async def test_searches_wait_for_a_slow_replacement_without_killing_it(monkeypatch):
     """A hung worker is killed and replaced.  Searches that arrive while the replacement is
     still warming up stay queued and are withdrawn at their deadline: the warming worker is
@@ -129,6 +135,7 @@ async def test_searches_wait_for_a_slow_replacement_without_killing_it(monkeypat
 
 # -- fairness: several bots share one pool (issue 9 item 6) -------------------------------------
 
+@pytest.mark.slow
 async def test_a_fan_out_takes_only_its_share_and_the_other_bot_runs_meanwhile(runner):
     """Session A fans out over its share of a 2-worker pool (one worker while B plays); B's
     search, sent meanwhile, finds a free worker: no fallback, nothing killed."""
@@ -191,6 +198,7 @@ async def test_go_searches_fan_out_over_the_share_of_their_session():
     other.close()
 
 
+@pytest.mark.slow
 async def test_a_job_queued_past_its_deadline_is_withdrawn_and_kills_nothing(runner, tmp_path):
     pids = runner.worker_pids()
     busy = [asyncio.ensure_future(runner.run(holds, 0.6, budget=Budget(2.0), fallback="fallback"))
@@ -207,6 +215,7 @@ async def test_a_job_queued_past_its_deadline_is_withdrawn_and_kills_nothing(run
     assert runner.worker_pids() == pids  # no worker was killed
 
 
+@pytest.mark.slow
 async def test_a_hung_worker_is_killed_alone_and_the_other_search_runs_on(runner):
     pids = runner.worker_pids()
     other = asyncio.ensure_future(runner.run(holds, 0.8, budget=Budget(1.5), fallback="fallback"))

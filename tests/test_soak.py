@@ -6,9 +6,14 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
+pytestmark = pytest.mark.e2e
+
 ROOT = Path(__file__).resolve().parents[1]
 
 
+@pytest.mark.slow
 def test_a_short_soak_prints_a_row_per_bot_and_the_pool_line():
     out = subprocess.run([sys.executable, "-m", "bots.cli", "--log-format", "json", "soak", "--moves", "24",
                           "--move-time", "0.5", "--workers", "2"], capture_output=True, text=True, timeout=180,

@@ -124,6 +124,7 @@ def cold(tmp_path):
     engine.stop()
 
 
+@pytest.mark.slow
 @pytest.mark.e2e
 def test_a_cold_engine_answers_at_once_and_moves_in_time_while_it_compiles(cold):
     answer, _ = cold.ask("name")
@@ -139,6 +140,7 @@ def test_a_cold_engine_answers_at_once_and_moves_in_time_while_it_compiles(cold)
     assert WARMING in err  # the move's log line says why it was the fallback
 
 
+@pytest.mark.slow
 @pytest.mark.e2e
 @pytest.mark.parametrize("sig, code", [(signal.SIGINT, 130), (signal.SIGTERM, 0)])
 def test_a_signal_during_the_first_compile_ends_it_in_a_second(cold, sig, code):
@@ -194,8 +196,9 @@ def _python_for(uid: int) -> tuple[str, str]:
     paths = os.pathsep.join([str(ROOT), *site.getsitepackages()])
     for python in (sys.executable, "/usr/bin/python3"):
         try:
-            done = subprocess.run([python, "-c", "import sys, numpy, numba; print(sys.version_info[:2])"], user=uid, cwd="/",
-                                  env={"PYTHONPATH": paths}, capture_output=True, text=True, timeout=30)
+            done = subprocess.run([python, "-c", "import sys, numpy, numba; print(sys.version_info[:2])"],
+                                  user=uid, cwd="/", env={"PYTHONPATH": paths}, capture_output=True, text=True,
+                                  timeout=30)
         except OSError:
             continue
         if done.returncode == 0 and done.stdout.strip() == str(sys.version_info[:2]):
@@ -215,6 +218,8 @@ def shared_tmp():
     shutil.rmtree(path, ignore_errors=True)
 
 
+@pytest.mark.slow
+@pytest.mark.e2e
 @pytest.mark.skipif(os.geteuid() != 0, reason="runs a child as another user (needs root)")
 def test_an_unknown_user_with_no_home_still_runs(shared_tmp):
     """`docker run --user 12345`: no passwd entry, HOME=/ (not writable), the image's cache
@@ -234,6 +239,7 @@ def test_an_unknown_user_with_no_home_still_runs(shared_tmp):
     assert helped.returncode == 0 and "warm" in helped.stdout, helped.stderr
 
 
+@pytest.mark.slow
 @pytest.mark.e2e
 def test_a_bots_folder_in_the_working_directory_does_not_shadow_the_workers(tmp_path):
     """cpython #117378: on 3.11 the forkserver put its working directory first on its import

@@ -138,6 +138,7 @@ def resolve(group: str, seen: set[str] | None = None) -> set[str]:
     return calls
 
 
+@pytest.mark.external
 @needs_analyze
 def test_the_system_call_filter_allows_what_the_daemon_and_numba_call():
     """The allow list minus the deny lists, as systemd resolves the groups, still has the calls the
@@ -180,12 +181,14 @@ def analyze(*args: str) -> subprocess.CompletedProcess:
     return subprocess.run([ANALYZE, *args], capture_output=True, text=True, timeout=120)
 
 
+@pytest.mark.external
 @needs_analyze
 def test_systemd_analyze_verify_is_clean(tmp_path):
     done = analyze("verify", str(runnable_copy(tmp_path)))
     assert (done.returncode, done.stdout + done.stderr) == (0, "")
 
 
+@pytest.mark.external
 @needs_analyze
 def test_systemd_analyze_verify_would_report_a_mistake(tmp_path):
     """The check above can fail: verify names a misspelt option and a bad value (and still exits 0,
@@ -207,6 +210,7 @@ def offline_security() -> bool:
     return len(version) > 1 and version[1].split(".")[0].isdigit() and int(version[1].split(".")[0]) >= 250
 
 
+@pytest.mark.external
 @needs_analyze
 def test_systemd_analyze_security_rates_the_unit_3_or_lower(tmp_path):
     if not offline_security():
@@ -214,6 +218,7 @@ def test_systemd_analyze_security_rates_the_unit_3_or_lower(tmp_path):
     assert exposure(runnable_copy(tmp_path)) <= 3.0
 
 
+@pytest.mark.external
 @needs_analyze
 def test_systemd_analyze_security_rates_a_bare_unit_exposed(tmp_path):
     """The same measure of a unit without the sandbox: the check above can fail."""
@@ -293,6 +298,8 @@ class AsTheUnit:
         return [json.loads(line) for line in self.stderr.splitlines() if line.startswith("{")]
 
 
+@pytest.mark.slow
+@pytest.mark.e2e
 async def test_the_daemon_records_into_the_state_directory_with_a_password_from_the_environment(
         tmp_path, serve):
     server, base = await serve(game="gopher", size=3, time=20, random=True)
@@ -329,6 +336,7 @@ games = 1
     assert SECRET not in unit.stderr
 
 
+@pytest.mark.e2e
 @pytest.mark.slow
 async def test_a_go_bot_compiles_into_the_cache_directory_once_and_not_at_the_next_start(tmp_path):
     """The reason for CacheDirectory=: a Go bot's first start compiles its kernels into

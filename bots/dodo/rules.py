@@ -213,7 +213,7 @@ class Position:
                 return p
             plies += 1
             k = rng.randrange(total)
-            for s, d, c in targets:
+            for s, d, c in targets:  # noqa: B007  (s and d are read after the break)
                 if k < c:
                     break
                 k -= c

@@ -71,7 +71,8 @@ def bench(game: str, sizes: list[int], players: list[str], seconds: float) -> st
                 count = r.depth if name == "mcts" else r.nodes
                 unit = "iterations" if name == "mcts" else "nodes"
                 depth = "-" if name == "mcts" else str(r.depth)
-                lines.append(f"{size:>4}  {label:<9}{name:<11}{depth:>6}{count:>10}{count / max(r.elapsed, 1e-9):>12,.0f}"
+                rate = count / max(r.elapsed, 1e-9)
+                lines.append(f"{size:>4}  {label:<9}{name:<11}{depth:>6}{count:>10}{rate:>12,.0f}"
                              f"  {unit}")
             rate = playout_rate(game, state, seconds)
             lines.append(f"{size:>4}  {label:<9}{'playouts':<11}{'-':>6}{'':>10}{rate:>12,.0f}  random playouts")

@@ -78,10 +78,8 @@ async def play_one(first: str, second: str, setup: str, settings: dict, seed: in
 # -- bots play gopher|dodo: one bot on a server (bots.playing) --------------------
 
 PASSWORD_ENV = "BOTS_GND_PASSWORD"
-PLAY_EXAMPLES = ("example:\n  bots play gopher --server http://localhost:8080/ --group 12 --name toto --password totovelo"
-                 " --games 4")
-PLAY_EXAMPLES = ("example:\n  bots play gopher --server http://localhost:8080/ --group 12 --name toto --password totovelo"
-                 " --games 4")
+PLAY_EXAMPLES = ("example:\n  bots play gopher --server http://localhost:8080/ --group 12 --name toto"
+                 " --password totovelo --games 4")
 
 
 def add_play_arguments(p: argparse.ArgumentParser) -> None:

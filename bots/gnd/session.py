@@ -248,7 +248,7 @@ async def _game(bot: GndBot, client: _Http, runner: SearchRunner, turn: gnd.Turn
                                clock=round(turn.clocktime, 3), overhead=round(overhead.value, 3))
         action = gnd.encode_action(turn.game, move)
         before = (turn.clocktime, time.monotonic() - arrived)
-        status, reply, arrived = await client.turn("/play", lambda token: gnd.play(token, action))
+        status, reply, arrived = await client.turn("/play", lambda token, action=action: gnd.play(token, action))
         if status == gnd.ILLEGAL_ACTION:
             refused += 1
             before = None  # the server's clock for this turn is not new: nothing to learn

@@ -462,7 +462,8 @@ class CgosServer:
             point = PASS if word.lower().startswith("pa") else self._point(word)
             game.state.check(point)
         except (cgos.ProtocolError, ValueError) as exc:
-            reason = _REASONS.get(exc.reason, exc.reason) if isinstance(exc, IllegalMove) else "do not understand syntax"
+            reason = (_REASONS.get(exc.reason, exc.reason) if isinstance(exc, IllegalMove)
+                      else "do not understand syntax")
             self.log.info("illegal move", gid=game.gid, player=game.names[colour], move=word[:20], reason=reason)
             self._end(game, f"{other}+Illegal", f"Illegal move error:{reason} move:{word[:40]}")
             return

@@ -86,7 +86,7 @@ def dead_stones(state: State, playouts: int = DEAD_PLAYOUTS, seed: int = 0) -> l
             B, S = B0.copy(), S0.copy()
             K.playout(B, S, state.komi, amaf, limit, False)
             against += K.owners(B, S)[where] == opponent
-    return [p for p, n in zip(stones, against.tolist()) if 2 * n > playouts]
+    return [p for p, n in zip(stones, against.tolist(), strict=True) if 2 * n > playouts]
 
 
 # -- argument parsing ---------------------------------------------------------------------------

@@ -104,7 +104,7 @@ def _pattern_table() -> np.ndarray:
     for rows in PATTERNS + tuple(tuple(r.translate(swap) for r in rows) for rows in PATTERNS):
         grid = [list(r) for r in rows]
         for _ in range(4):
-            grid = [list(r) for r in zip(*grid[::-1])]  # rotate
+            grid = [list(r) for r in zip(*grid[::-1], strict=True)]  # rotate
             for g in (grid, [r[::-1] for r in grid]):  # and mirror
                 codes = [0]
                 for i, (r, c) in enumerate(_RING):

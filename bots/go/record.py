@@ -20,7 +20,7 @@ def from_sgf(text: str) -> dict:
     game = read_game(text)
     names = {"black": game["black"], "white": game["white"]}
     turns = [records.turn(n, SEATS[BLACK if n % 2 else WHITE], names[SEATS[BLACK if n % 2 else WHITE]], move, think)
-             for n, (move, think) in enumerate(zip(game["moves"], game["thinks"]), 1)]
+             for n, (move, think) in enumerate(zip(game["moves"], game["thinks"], strict=True), 1)]
     setup = {"name": f"{game['size']}x{game['size']}", "size": game["size"], "komi": game["komi"]}
     return {"format": records.FORMAT, "rules": "go", "setup": setup, "players": names, "result": game["result"],
             "end": game["comment"].splitlines()[0].removeprefix("end: ") if game["comment"] else "", "turns": turns}

@@ -134,7 +134,7 @@ class Position:
                 for n in g.neighbours[i]:
                     self.count[p][n] += 1
                 z = self.zs[i][p - 1]
-                self.keys = [k ^ zz for k, zz in zip(self.keys, z)]
+                self.keys = [k ^ zz for k, zz in zip(self.keys, z, strict=True)]
         self.legal = [0, 0, 0]
         self._relegal()
         self.history: list = []
@@ -158,7 +158,7 @@ class Position:
         bit = 1 << i
         self.stones[p] |= bit
         z = self.zs[i][p - 1]
-        self.keys = [k ^ zz for k, zz in zip(self.keys, z)]
+        self.keys = [k ^ zz for k, zz in zip(self.keys, z, strict=True)]
         _update_legal(legal, self.count, self.stones, self.g.neighbours[i], bit, p)
         self.to_move = o
         if first:

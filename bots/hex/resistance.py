@@ -91,7 +91,7 @@ def _incidence(a: np.ndarray, b: np.ndarray, n: int) -> np.ndarray:
     `_per_cell(values, index)` adds each link's value to both its cells without a matrix
     product (BLAS would start its threads for it)."""
     at = [[] for _ in range(n)]
-    for i, (x, y) in enumerate(zip(a.tolist(), b.tolist())):
+    for i, (x, y) in enumerate(zip(a.tolist(), b.tolist(), strict=True)):
         at[x].append(i)
         at[y].append(i)
     out = np.full((n, max([6] + [len(row) for row in at])), len(a), dtype=np.intp)
@@ -351,7 +351,7 @@ class Resistance:
         scores, importance = self._analyse(kids)
         mover = state.to_move
         values = []
-        for kid, score in zip(kids, scores):
+        for kid, score in zip(kids, scores, strict=True):
             if connected(kid.width, kid.height, kid.board, mover):
                 values.append(WIN)
             else:

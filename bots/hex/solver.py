@@ -96,13 +96,13 @@ def reduce(state: State) -> Graph:
         a_node, b_node = cells, cells + 1  # the two edges as nodes of the union-find
         parent = list(range(cells + 2))
 
-        def find(x: int) -> int:
+        def find(x: int, parent: list[int] = parent) -> int:  # this colour's union-find
             while parent[x] != x:
                 parent[x] = parent[parent[x]]
                 x = parent[x]
             return x
 
-        def sides(cell: int) -> tuple[bool, bool]:
+        def sides(cell: int, colour: int = colour) -> tuple[bool, bool]:
             row, col = divmod(cell, w)
             if colour == BLACK:
                 return row == 0, row == h - 1

@@ -29,7 +29,8 @@ def add_parser(sub: argparse._SubParsersAction, game: Any) -> None:
                               "is run again with the same --record (or --report) directory: only the missing "
                               "games are played.")
     p.add_argument("--players", nargs="+", required=True, metavar="PLAYER",
-                   help=f"the participants: NAME or NAME:key=value,... ({players_text(game.name, persons=False)}){engines}; "
+                   help=f"the participants: NAME or NAME:key=value,... "
+                        f"({players_text(game.name, persons=False)}){engines}; "
                         "each name must be different")
     p.add_argument("--gauntlet", metavar="PLAYER", default=None,
                    help="play this participant against each of the others only (default: a round robin)")

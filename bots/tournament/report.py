@@ -210,7 +210,7 @@ def chart_latency(names: list[str], entries: list[dict], limit: float | None, di
     fig, axes = plt.subplots(rows, cols, figsize=(4 * cols, 2.8 * rows), squeeze=False, sharex=True)
     top = max([max(v, default=0.0) for v in latencies.values()] + [limit or 0.0]) * 1.05 or 1.0
     bins = np.linspace(0, top, 40)
-    for ax, name in zip(axes.flat, names):
+    for ax, name in zip(axes.flat, names, strict=False):
         values = latencies[name]
         ax.hist(values, bins=bins, color="#2980b9")
         if limit:

@@ -31,7 +31,7 @@ async def play_game(first: Side, second: Side, map_name: str, move_time: float, 
     try:
         bots = [TwilightBot(name=s.label, port=port, player=s.player, params=s.params, move_time=seconds,
                             overhead=overhead, max_plies=max_plies, game_time=0)  # our referee: no time cap
-                for s, seconds in zip((first, second), times)]
+                for s, seconds in zip((first, second), times, strict=True)]
         vampires = asyncio.ensure_future(play(bots[0], runner))
         # The first side connects first and so plays the vampires; the second connects once the
         # referee has accepted the first (or once its session has ended: gather raises its error).

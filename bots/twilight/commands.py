@@ -109,5 +109,5 @@ def demo(args: argparse.Namespace) -> int:
              f"{args.move_time} s per move. A plays vampires (V).")
     return arena.run(argparse.Namespace(game="twilight", a=args.player, b=args.opponent, maps=[args.map], games=1,
                                         parallel=1, seed=1, workers=args.workers, json=None, show=True, record=None,
-                                        move_time=args.move_time, person_time=300.0, overhead=args.overhead,
+                                        move_time=args.move_time, person_time=None, overhead=args.overhead,
                                         max_plies=200), intro)

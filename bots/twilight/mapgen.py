@@ -158,7 +158,7 @@ def cmd_maps(args: argparse.Namespace) -> int:
         if args.count is None:
             if len(given) != 3 or args.dir:
                 raise ValueError("give WIDTH HEIGHT HOMES for one map, or --count K --dir DIR for many")
-            width, height, homes = (_int(v, n) for v, n in zip(given, ("WIDTH", "HEIGHT", "HOMES")))
+            width, height, homes = (_int(v, n) for v, n in zip(given, ("WIDTH", "HEIGHT", "HOMES"), strict=True))
             text = to_xml(generate(width, height, homes, seed, **options))
             if args.output is None:
                 sys.stdout.write(text)

@@ -12,6 +12,7 @@ from ..cmdline import UsageFailure, checked_player, count, nonnegative, player_s
 from ..human import is_person
 from ..matches import Side, Watch
 
+PERSON_TIME = 300.0  # seconds a person at the terminal has per move, unless --person-time says otherwise
 ENGINES = ""  # only our players: the official protocol has no engine side to start
 SETUP = "map"  # what a setup is called in the report
 EXAMPLE = ("bots tournament twilight --players random greedy expecti --maps testmap2 map8 --games 4 "
@@ -23,8 +24,9 @@ def add_arguments(p: argparse.ArgumentParser, game: str) -> None:
     p.add_argument("--maps", nargs="+", default=None, help="maps, each a setup: shipped names or map files "
                                                             "(official XML) (default: every shipped map)")
     p.add_argument("--move-time", type=positive, default=0.5, help="seconds per move of our players (0.5)")
-    p.add_argument("--person-time", type=positive, default=300.0,
-                   help="seconds per move of a person at the terminal (300); the other side keeps --move-time")
+    p.add_argument("--person-time", type=positive, default=None,
+                   help=f"seconds per move of a person at the terminal ({PERSON_TIME:g}); the other side keeps "
+                        "--move-time")
     p.add_argument("--overhead", type=nonnegative, default=0.15, help="seconds kept back per move (0.15)")
     p.add_argument("--max-plies", type=count, default=200, help="plies per game (200)")
 
@@ -35,8 +37,8 @@ def settings(args: argparse.Namespace) -> dict:
     if args.move_time <= args.overhead:
         raise UsageFailure(f"--move-time {args.move_time:g} leaves nothing to think after --overhead "
                            f"{args.overhead:g}: give a longer --move-time or a smaller --overhead")
-    return {"move_time": args.move_time, "person_time": args.person_time, "overhead": args.overhead,
-            "max_plies": args.max_plies}
+    given = {"person_time": args.person_time} if args.person_time else {}  # a tournament's ledger: as before
+    return {"move_time": args.move_time, "overhead": args.overhead, "max_plies": args.max_plies, **given}
 
 
 def setups(args: argparse.Namespace) -> list[str]:
@@ -75,7 +77,7 @@ async def play_one(first: str, second: str, setup: str, settings: dict, seed: in
     a, b = side(watch.labels[0], first), side(watch.labels[1], second)
     return await play_game(a, b, setup, settings["move_time"], settings["overhead"], runner,
                            max_plies=settings["max_plies"], seed=seed, on_state=watch.on_state,
-                           person_time=settings["person_time"])
+                           person_time=settings.get("person_time", PERSON_TIME))
 
 
 # -- bots play twilight: one bot on a server (bots.playing) --------------------

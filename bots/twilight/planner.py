@@ -229,12 +229,12 @@ def group_orders(b: _Board, group, gamma: float, may_split: bool, per_group: int
     x, y, n = group
     orders: list[Order] = []
     kills = sorted((e for e in b.enemies if n >= MONSTER_RATIO * e[2]), key=lambda e: (_d(x, y, e[0], e[1]), -e[2]))
-    for ex, ey, en in kills[:2]:
+    for ex, ey, _ in kills[:2]:
         orders.append(_move(x, y, n, b.step(x, y, n, ex, ey)))
     threats = [e for e in b.enemies if e[2] >= MONSTER_RATIO * n and _d(x, y, e[0], e[1]) <= 3]
     camps = sorted(((c * gamma ** _d(x, y, hx, hy), (hx, hy, c)) for hx, hy, c in b.humans if c <= n), reverse=True)
     toward_camps: list[Order] = []
-    for _, (hx, hy, c) in camps[:8]:  # the three best camps reached by different first steps
+    for _, (hx, hy, _) in camps[:8]:  # the three best camps reached by different first steps
         order = _move(x, y, n, b.step(x, y, n, hx, hy))
         if order and order not in toward_camps:
             toward_camps.append(order)
@@ -279,7 +279,7 @@ def splits(b: _Board, group, targets) -> list[Order]:
             parts = [c for _, _, c in combo]
             parts[max(range(k), key=lambda i: parts[i])] += n - need
             moves, cells = [], set()
-            for (hx, hy, _), part in zip(combo, parts):
+            for (hx, hy, _), part in zip(combo, parts, strict=True):
                 cell = b.step(x, y, part, hx, hy)
                 if cell is None or cell in cells or b.danger(cell[0], cell[1], part):
                     break
@@ -354,7 +354,7 @@ class PlannerModel:
         # other groups play their first order
         for decisive in battles(b, p.odds) + gang_ups(b):
             busy = {(m[0], m[1]) for m in decisive} | {(m[3], m[4]) for m in decisive}
-            rest = [orders for g, orders in zip(groups, per_group) if g[:2] not in busy]
+            rest = [orders for g, orders in zip(groups, per_group, strict=True) if g[:2] not in busy]
             actions[1:1] = combine([[decisive], *rest], 1) or [decisive]
         actions = [a for a in dict.fromkeys(actions) if fits(state, a)]
         return actions or [m for m in state.legal_moves()]

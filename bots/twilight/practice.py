@@ -43,7 +43,8 @@ class _InThread:
     async def run(self, job, *args: Any, budget, fallback: Any = None) -> MoveReport:
         result = await asyncio.to_thread(job, *args, budget)
         used = time.monotonic() - budget.start
-        return MoveReport(result.move, budget.seconds, used, result.depth, result.nodes, max(0.0, used - budget.seconds))
+        return MoveReport(result.move, budget.seconds, used, result.depth, result.nodes,
+                          max(0.0, used - budget.seconds))
 
 
 async def _spar(bot: TwilightBot) -> None:

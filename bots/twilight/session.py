@@ -24,7 +24,8 @@ from typing import Any, Callable
 
 import structlog
 
-from protocol.twilight import SERVER_FRAMES, Bye, Decoder, End, Hme, Map, Mov, Move, Nme, ProtocolError, Set, Upd, encode
+from protocol.twilight import (SERVER_FRAMES, Bye, Decoder, End, Hme, Map, Mov, Move, Nme, ProtocolError, Set, Upd,
+                               encode)
 
 from .. import clock, fields, records
 from ..decide import decide
@@ -129,7 +130,7 @@ class _Twilight(Client):
     label = "twilight"
 
     async def games(self) -> None:
-        bot, log = self.bot, self.log
+        bot = self.bot
         reader, writer = await asyncio.open_connection(bot.host, bot.port)
         try:
             await self._connection(reader, writer)

@@ -78,7 +78,7 @@ def combine(orders: Sequence[Sequence[Order]], cap: int) -> list[Order]:
         i = max(range(len(widths)), key=lambda k: (widths[k], k))
         widths[i] -= 1
     out: list[Order] = []
-    for combo in product(*(o[:w] for o, w in zip(orders, widths))):
+    for combo in product(*(o[:w] for o, w in zip(orders, widths, strict=True))):
         action = tuple(m for order in combo for m in order)
         if action and _consistent(action):
             out.append(action)

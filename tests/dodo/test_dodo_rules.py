@@ -215,7 +215,7 @@ def test_games_terminate_with_monotone_progress(seed, n):
     budget += sum(2 * (n - 1) + (q + r) for (q, r), v in s.cells().items() if v == BLUE)
     states = random_game(s, rng)
     assert len(states) - 1 <= budget
-    for a, b in zip(states, states[1:]):
+    for a, b in zip(states, states[1:], strict=False):
         p = a.to_move
         assert progress(b, p) - progress(a, p) in (1, 2)
         assert progress(b, 3 - p) == progress(a, 3 - p)

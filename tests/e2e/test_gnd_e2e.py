@@ -21,6 +21,8 @@ from bots.gopher import rules as gopher_rules
 from protocol import gnd
 from tests.helpers import reached
 
+pytestmark = pytest.mark.e2e
+
 PASSWORD = "hunter2-Zq9"
 
 
@@ -60,6 +62,7 @@ def check_against_record(record: dict, red: dict, blue: dict) -> None:
 
 # --- whole games on our server ----------------------------------------------------------------
 
+@pytest.mark.slow
 async def test_gopher_game_alphabeta_vs_random(serve, runner):
     server, url = await serve(game="gopher", size=4, time=10.0, seed=1)
     a = GndBot(game="gopher", server=url, group=1, members="A", password="pa", player="alphabeta")
@@ -72,6 +75,7 @@ async def test_gopher_game_alphabeta_vs_random(serve, runner):
     assert sa["game"] == "gopher" and sa["size"] == 4 and sa["clock_left"] > 0
 
 
+@pytest.mark.slow
 async def test_dodo_game_mcts_vs_random(serve, runner):
     server, url = await serve(game="dodo", size=4, time=8.0, seed=2)
     a = GndBot(game="dodo", server=url, group=1, members="A", password="pa", player="mcts")
@@ -89,7 +93,7 @@ async def test_red_beats_the_builtin_random_player(serve, runner, size):
     bot = GndBot(game="gopher", server=url, group=7, members="us", password="pw", games=2)
     summaries = await asyncio.wait_for(play(bot, runner), 60)
     assert len(summaries) == 2 and len(server.records) == 2
-    for summary, record in zip(summaries, server.records):
+    for summary, record in zip(summaries, server.records, strict=True):
         assert summary["colour"] == "red" and record["red"] == "us" and record["blue"] == "Virtual"
         assert summary["won"] and summary["winner"] == 1 == record["winner"]
         assert record["illegal"] == {"red": 0, "blue": 0}
@@ -97,6 +101,7 @@ async def test_red_beats_the_builtin_random_player(serve, runner, size):
     assert summaries[0]["match"] != summaries[1]["match"]  # a token plays game after game
 
 
+@pytest.mark.slow
 async def test_dodo_against_the_builtin_random_player_as_blue(serve, runner):
     server, url = await serve(game="dodo", size=4, time=6.0, random=True, rcolor="red", seed=4)
     bot = GndBot(game="dodo", server=url, group=7, members="us", password="pw", player="alphabeta")
@@ -131,6 +136,7 @@ async def test_opponent_that_never_plays_loses_on_time_as_red(serve, runner):
     assert summary["colour"] == "blue" and summary["won"] and summary["moves"] == 0
 
 
+@pytest.mark.slow
 async def test_opponent_that_never_plays_loses_on_time_as_blue(serve, runner):
     server, url = await serve(game="gopher", size=4, time=1.0)
     bot = GndBot(game="gopher", server=url, group=1, members="us", password="pw")

@@ -13,6 +13,8 @@ from protocol.twilight import (
 )
 from tests.helpers import reached, until
 
+pytestmark = pytest.mark.e2e
+
 
 async def referee_for(map_name, **kw):
     config = RefereeConfig(load_map(map_name), map_name, **kw)
@@ -190,7 +192,7 @@ async def play_one_bad_game(send):
     referee, port = await referee_for("thetrap", move_timeout=0.3, games=1, max_plies=4)
     bad = await RawClient.connect(port, "bad")
     await reached(referee.connected(1), "the referee accepted the first connection (vampires)")
-    good = await RawClient.connect(port, "good")
+    _good = await RawClient.connect(port, "good")  # the other side, connected for the whole game
     await bad.until_upd()
     await send(bad.writer)
     await until(lambda: referee.records, what="the referee's record of the game")

@@ -83,6 +83,8 @@ def test_arena_gnd_bad_player_and_size(bots_main, capsys):
 
 # --- real runs (subprocess) ------------------------------------------------------------------
 
+@pytest.mark.slow
+@pytest.mark.e2e
 def test_arena_gopher_prints_the_report():
     result = bots("--log-level", "warning", "arena", "gopher", "--a", "alphabeta", "--b", "random",
                   "--size", "3", "--games", "2", "--time", "3", timeout=60)
@@ -98,6 +100,7 @@ def test_arena_gopher_prints_the_report():
     assert red.group(1) == "1"  # alphabeta as Red on size 3 plays the proven centre opening
 
 
+@pytest.mark.e2e
 def test_bench_gopher_prints_a_table():
     result = bots("--log-level", "warning", "bench", "gopher", "--sizes", "3", "--time", "0.1", timeout=60)
     assert result.returncode == 0, result.stderr

@@ -66,7 +66,8 @@ def play_game(game: str, size: int, us: int, seed: int) -> tuple[int, int]:
 
 
 @pytest.mark.parametrize(("game", "size", "us"), [
-    ("gopher", 4, 1), ("gopher", 4, 2), ("gopher", 5, 1), ("dodo", 4, 1), ("dodo", 4, 2),
+    ("gopher", 4, 1), ("gopher", 4, 2), ("gopher", 5, 1),
+    pytest.param("dodo", 4, 1, marks=pytest.mark.slow), pytest.param("dodo", 4, 2, marks=pytest.mark.slow),
 ])
 def test_whole_games_against_random(game, size, us):
     winner, moves = play_game(game, size, us, seed=size + us)
@@ -147,6 +148,7 @@ def test_game_name_is_case_insensitive():
     assert env.game == "dodo" and env.us == 2
 
 
+@pytest.mark.e2e
 def test_the_drop_in_logs_to_stderr_never_to_stdout(tmp_path):
     """The course client owns stdout (issue 11): an unconfigured process gets logs on stderr."""
     import subprocess

@@ -124,7 +124,7 @@ def test_shift_is_the_neighbour_relation(case):
     g = grid(n)
     x = g.mask(cells)
     assert len(g.shifts) == 6
-    for d, s in zip(DIRECTIONS, g.shifts):
+    for d, s in zip(DIRECTIONS, g.shifts, strict=True):
         expected = {add(c, d) for c in cells if on_board(add(c, d), n)}
         got = g.shift(x, s)
         assert got & ~g.valid == 0  # never lands on padding or outside
@@ -134,7 +134,7 @@ def test_shift_is_the_neighbour_relation(case):
 @pytest.mark.parametrize("n", [2, 4, 7])
 def test_shift_of_everything_and_of_corners(n):
     g = grid(n)
-    for d, s in zip(DIRECTIONS, g.shifts):
+    for d, s in zip(DIRECTIONS, g.shifts, strict=True):
         # the whole board shifted: every cell whose opposite neighbour is on the board
         back = (-d[0], -d[1])
         assert set(g.to_cells(g.shift(g.valid, s))) == {c for c in g.cells if on_board(add(c, back), n)}

@@ -47,6 +47,7 @@ def test_the_player_tables():
     assert dodo_players.PLAYERS["alphabeta"].rules is dodo_rules
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game", ["gopher", "dodo"])
 @pytest.mark.parametrize("name", NAMES)
 def test_every_player_returns_a_legal_move_within_budget(game, name):

@@ -142,7 +142,7 @@ class Board:
         self.nxt = list(range(n))
         self.nlib, self.lsum, self.lsq, self.ssize = [0] * n, [0] * n, [0] * n, [0] * n
         s = _strings(state.size, board)
-        for stones, libs in zip(s.stones, s.libs):
+        for stones, libs in zip(s.stones, s.libs, strict=True):
             if not libs:
                 raise ValueError(f"the string at {point_name(stones[0], self.size)} has no liberty")
             r = stones[0]
@@ -196,7 +196,7 @@ class Board:
 
     def undo(self) -> None:
         snap, scalars, added = self.history.pop()
-        for name, value in zip(_SNAPSHOT, snap):
+        for name, value in zip(_SNAPSHOT, snap, strict=True):
             setattr(self, name, value)
         self.to_move, self.passes, self.ko, self.last, self.hash, self.offset = scalars
         if added is not None and self.seen is not None:

@@ -324,6 +324,8 @@ async def test_gtp_process_cannot_start():
         GtpProcess([])
 
 
+@pytest.mark.e2e
+@pytest.mark.external
 @needs_gnugo
 @amod
 async def test_gtp_process_gnugo():
@@ -419,6 +421,7 @@ async def test_a_game_clock_is_kept_for_both_sides(go_runner):
         assert all(0 < left < 30.0 for left in record["clock_left"].values()), record["clock_left"]
 
 
+@pytest.mark.slow
 @amod
 async def test_a_side_whose_game_clock_runs_out_loses_on_time(go_runner):
     [record] = await run_arena("random", fake_spec("slow", "0.5"), 1, go_runner, size=5, game_time=1.2)
@@ -454,6 +457,7 @@ async def test_arena_against_bad_engines(go_runner, tmp_path, mode, result, word
     assert engine_children() == []
 
 
+@pytest.mark.slow
 @amod
 async def test_arena_late_replies_count_but_the_game_goes_on(go_runner):
     [record] = await run_arena("random", fake_spec("slow", "0.8", "2"), 1, go_runner, per_move=0.2)
@@ -464,6 +468,7 @@ async def test_arena_late_replies_count_but_the_game_goes_on(go_runner):
     assert engine_children() == []
 
 
+@pytest.mark.slow
 @amod
 async def test_hard_timeout_loses_and_engine_is_restarted(go_runner):
     a, b = GtpSide("A", fake("slow", "20")), OurSide("B", "random")
@@ -498,6 +503,9 @@ async def test_arena_engine_that_cannot_start(go_runner):
         await run_arena("random", "gtp:/nonexistent/engine", 1, go_runner)
 
 
+@pytest.mark.slow
+@pytest.mark.e2e
+@pytest.mark.external
 @needs_gnugo
 @amod
 async def test_arena_against_gnugo(go_runner, tmp_path):

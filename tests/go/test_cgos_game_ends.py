@@ -47,7 +47,7 @@ async def opponent(port: int, answer) -> None:
 @pytest.mark.parametrize("answer, reason", [
     (lambda: "resign", "resign"),
     (lambda: "zz99", "illegal move"),  # not a point: "do not understand syntax", a loss
-    (lambda: None, "time"),  # never answers: its flag falls
+    pytest.param(lambda: None, "time", marks=pytest.mark.slow),  # never answers: its flag falls
 ])
 async def test_each_end_the_server_announces_reads_the_same_in_our_summary(runner, answer, reason):
     server = CgosServer(main_time=1.0, tick=0.05, pair_delay=0.05, info_every=0)

@@ -72,7 +72,7 @@ def check_board_invariants(b: Board):
         if k:
             h ^= geometry(size).zobrist[k][p]
     assert b.hash == h
-    for stones, (k, libs) in brute_strings(bytes(col), size).items():
+    for stones, (_, libs) in brute_strings(bytes(col), size).items():
         roots = {b.root[x] for x in stones}
         assert len(roots) == 1
         r = roots.pop()

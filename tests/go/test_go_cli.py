@@ -117,6 +117,7 @@ def test_arena_engine_that_dies_at_once_loses_by_forfeit(capsys):
 
 # -- gtp ----------------------------------------------------------------------------------------
 
+@pytest.mark.e2e
 def test_gtp_engine_subprocess_speaks_gtp_only():
     proc = subprocess.run(BOTS + ["gtp", "go", "--player", "random", "--workers", "1"],
                           input="1 protocol_version\n2 name\nquit\n", capture_output=True, text=True,
@@ -160,6 +161,8 @@ def test_play_go_needs_a_cgos_address_and_a_password(monkeypatch, capsys):
     assert code == 2 and "a b" not in err  # the password is never echoed
 
 
+@pytest.mark.slow
+@pytest.mark.e2e
 async def test_play_go_plays_one_game_on_our_cgos_server(tmp_path):
     server = CgosServer(random_opponent=True, main_time=20, pair_delay=0.1)
     port = await server.start()
@@ -191,6 +194,8 @@ async def test_play_go_plays_one_game_on_our_cgos_server(tmp_path):
 
 # -- serve cgos ---------------------------------------------------------------------------------
 
+@pytest.mark.slow
+@pytest.mark.e2e
 async def test_serve_cgos_greets_a_client_and_pairs_it_with_the_random_player():
     proc = await asyncio.create_subprocess_exec(
         *BOTS, "--log-format", "json", "serve", "cgos", "--port", "0", "--random", "--time", "30",
@@ -229,6 +234,7 @@ async def test_serve_cgos_greets_a_client_and_pairs_it_with_the_random_player():
 
 # -- bench ---------------------------------------------------------------------------------------
 
+@pytest.mark.slow
 def test_bench_go_prints_the_table(capsys):
     code, out, err = run_main(["bench", "go", "--time", "0.2"], capsys)
     assert code == 0, err[-2000:]
@@ -240,7 +246,7 @@ def test_bench_go_prints_the_table(capsys):
               ("mcts iterations (1 worker)", "empty"), ("alphabeta nodes (depth", "empty"),
               ("mcts iterations (1 worker)", "middle"), ("alphabeta nodes (depth", "middle")]
     assert len(rows) == len(labels)
-    for row, (label, position) in zip(rows, labels):
+    for row, (label, position) in zip(rows, labels, strict=True):
         assert row.startswith(label) and position in row.split()
     for row in rows[:2]:
         assert row.endswith("x") and "playouts/s" in row
@@ -251,6 +257,8 @@ def test_bench_go_prints_the_table(capsys):
         assert float(rate.replace(",", "")) > 0
 
 
+@pytest.mark.slow
+@pytest.mark.e2e
 def test_the_kernel_against_python_speed_script_runs_from_a_checkout():
     """`python -m tests.go.speed`: the pure-Python oracle's playouts against the kernel's, in
     the bench's table shape, ratios against Python."""
@@ -275,7 +283,8 @@ def test_the_kernel_against_python_speed_script_runs_from_a_checkout():
     (["gtp", "go", "--help"], ["--player", "--param", "--workers", "go"]),
     (["play", "go", "--help"], ["--cgos", "--password", "--games", "--name", "--player", "--overhead", "go"]),
     (["serve", "cgos", "--help"], ["cgos", "--port", "--random", "--komi", "--time", "--size"]),
-    (["arena", "go", "--help"], ["--a", "--b", "gtp:", "--games", "--move-time", "--sgf", "--json", "--komi", "--size"]),
+    (["arena", "go", "--help"],
+     ["--a", "--b", "gtp:", "--games", "--move-time", "--sgf", "--json", "--komi", "--size"]),
     (["bench", "go", "--help"], ["--time", "go"]),
 ])
 def test_help_of_the_go_commands(argv, options, capsys):

@@ -544,6 +544,7 @@ def test_default_player_is_mcts(env, value):
     assert course.TOTAL_SECONDS == 1800 and ours.total_seconds == 1800
 
 
+@pytest.mark.slow
 def test_the_board_size_comes_from_the_referees_goban(env):
     """The 2024 kit's Goban.py plays 8x8 (issue 11): every move we send exists on that board."""
     import sys

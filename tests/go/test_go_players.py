@@ -105,6 +105,7 @@ def budget_for(player):
     return Budget(0.05) if isinstance(player, AlphaBeta) else Budget(5.0, nodes=150)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("superko", ["positional", "goban"])
 def test_every_player_plays_legal_moves_over_whole_games(superko):
     rnd = make_player("go", "random", {"seed": "1"})
@@ -694,6 +695,7 @@ def test_build_produces_a_consistent_book():
 
 # -- strength smoke test -----------------------------------------------------------------------
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name, params, budget", [
     ("alphabeta", {"seed": "3"}, Budget(30.0, nodes=600)),
     ("mcts", {"seed": "3", "capacity": "100000"}, Budget(5.0, nodes=300)),

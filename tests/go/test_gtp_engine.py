@@ -751,6 +751,8 @@ async def stop(proc: asyncio.subprocess.Process) -> None:
         await proc.wait()
 
 
+@pytest.mark.slow
+@pytest.mark.e2e
 async def test_subprocess_speaks_only_gtp_on_stdout(tmp_path):
     err = tmp_path / "stderr.log"
     proc = await start_ours(err)
@@ -768,6 +770,7 @@ async def test_subprocess_speaks_only_gtp_on_stdout(tmp_path):
     assert '"event": "move"' in logs and '"gtp engine ready"' in logs
 
 
+@pytest.mark.e2e
 async def test_subprocess_stops_cleanly_on_sigterm(tmp_path):
     err = tmp_path / "stderr.log"
     proc = await start_ours(err)
@@ -780,6 +783,7 @@ async def test_subprocess_stops_cleanly_on_sigterm(tmp_path):
     assert "stopped by SIGTERM" in err.read_text()
 
 
+@pytest.mark.e2e
 async def test_subprocess_refuses_an_unknown_player(tmp_path):
     proc = await asyncio.create_subprocess_exec(
         sys.executable, "-m", "bots.go.gtp_engine", "--player", "nobody", stdin=asyncio.subprocess.DEVNULL,
@@ -802,6 +806,9 @@ def our_stones(showboard: str) -> dict[str, set[str]]:
     return stones
 
 
+@pytest.mark.slow
+@pytest.mark.e2e
+@pytest.mark.external
 @pytest.mark.skipif(GNUGO is None, reason="GNU Go is not installed")
 async def test_full_game_against_gnugo(tmp_path):
     gnugo_proc = await asyncio.create_subprocess_exec(

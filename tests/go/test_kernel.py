@@ -202,13 +202,13 @@ def test_padded_and_unpadded_are_inverse():
         assert padded(PASS, size) == PASS and unpadded(PASS, size) == PASS
 
 
-@pytest.mark.parametrize("size", SIZES)
+@pytest.mark.parametrize("size", [pytest.param(s, marks=pytest.mark.slow) if s >= 7 else s for s in SIZES])
 def test_kernel_agrees_with_oracle_along_random_games(size):
     rng = random.Random(1000 + size)
     positions = 0
     captured = kos = 0
     games, every = {5: (4, 5), 7: (3, 7), 9: (2, 9), 13: (1, 40)}[size]
-    for game in range(games):
+    for _ in range(games):
         for i, (state, B, S) in enumerate(random_game(size, rng, 3 * size * size)):
             assert_agrees(state, B, S)  # played move by move
             assert (int(S[K.CAPB]), int(S[K.CAPW])) == state.captures
@@ -224,6 +224,7 @@ def test_kernel_agrees_with_oracle_along_random_games(size):
     assert positions > 100 and captured > 0 and kos > 0  # the games did exercise captures and kos
 
 
+@pytest.mark.slow
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(size=st.sampled_from(SIZES), picks=st.lists(st.integers(0, 10 ** 6), min_size=5, max_size=200))
 def test_kernel_agrees_with_oracle_hypothesis(size, picks):
@@ -327,6 +328,7 @@ BOUNDS_SCRIPT = textwrap.dedent("""
 """)
 
 
+@pytest.mark.slow
 def test_libs_after_counts_more_than_eight_liberties_within_bounds(tmp_path):
     env = dict(os.environ, NUMBA_BOUNDSCHECK="1", NUMBA_CACHE_DIR=str(tmp_path / "numba"))
     proc = subprocess.run([sys.executable, "-c", BOUNDS_SCRIPT], cwd=ROOT, env=env, capture_output=True,
@@ -603,7 +605,7 @@ def test_pattern_table_matches_every_orientation_and_both_colours():
         for mirror in (False, True):
             grid = [list(r) for r in rows]
             for _ in range(turn):
-                grid = [list(r) for r in zip(*grid[::-1])]
+                grid = [list(r) for r in zip(*grid[::-1], strict=True)]
             if mirror:
                 grid = [r[::-1] for r in grid]
             for swap in (False, True):

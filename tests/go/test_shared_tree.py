@@ -122,7 +122,7 @@ def test_the_same_moves_visits_and_values_as_the_fused_kernel(name, seed):
 def test_the_same_moves_with_tree_reuse():
     player = MCTS(seed=3, use_book=False, early_stop=False, capacity=200_000)
     state = from_moves(9, ["E5", "E4"])
-    for (move, nodes, votes), reply in zip(REUSE, ("C3", "G7", "C7")):
+    for (move, nodes, votes), reply in zip(REUSE, ("C3", "G7", "C7"), strict=True):
         result = player.choose(state, None, Budget(HUGE, nodes=500))
         name, iterations, _, root_votes = outcome(result, 9)
         assert (name, iterations, root_votes) == (move, nodes, votes)

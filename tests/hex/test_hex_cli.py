@@ -24,6 +24,8 @@ def bots(*args: str, stdin: str = "", timeout: float = 240) -> subprocess.Comple
     return subprocess.run([*BOTS, *args], input=stdin, capture_output=True, text=True, timeout=timeout, cwd=ROOT)
 
 
+@pytest.mark.slow
+@pytest.mark.e2e
 def test_two_players_play_a_game_to_the_end_in_the_terminal():
     run = bots("play", "hex", "--a", "random:seed=1", "--b", "path:seed=2", "--size", "5", "--move-time", "0.2",
                "--workers", "1")
@@ -34,6 +36,8 @@ def test_two_players_play_a_game_to_the_end_in_the_terminal():
     assert last.endswith("has won.") and ("B+" in last or "W+" in last), last
 
 
+@pytest.mark.slow
+@pytest.mark.e2e
 def test_a_person_plays_by_typing_cells_and_the_seeds_coordinates(tmp_path):
     # 3x3: the person tries a bad cell, then plays every cell in turn (taken ones are refused
     # and asked again) until the game ends; moves typed as names and as the seed's "X Y".
@@ -49,6 +53,8 @@ def test_a_person_plays_by_typing_cells_and_the_seeds_coordinates(tmp_path):
     assert parse_moves(sgf.read_text()).is_terminal()
 
 
+@pytest.mark.slow
+@pytest.mark.e2e
 def test_a_person_may_leave_the_game_with_end_of_input():
     run = bots("play", "hex", "--a", "human", "--b", "random", "--size", "4", "--workers", "1", stdin="a1\n")
     assert run.returncode == 0, run.stderr[-2000:]
@@ -56,6 +62,8 @@ def test_a_person_may_leave_the_game_with_end_of_input():
     assert "Traceback" not in run.stderr
 
 
+@pytest.mark.slow
+@pytest.mark.e2e
 def test_arena_against_our_htp_engine_in_another_process_with_the_swap_rule(tmp_path):
     engine = f"htp:{sys.executable} -m bots.cli htp hex --player path:seed=4 --workers 1"
     records = tmp_path / "games.jsonl"
@@ -74,6 +82,7 @@ def test_arena_against_our_htp_engine_in_another_process_with_the_swap_rule(tmp_
         assert "GM[11]" in Path(game["sgf"]).read_text()
 
 
+@pytest.mark.e2e
 @pytest.mark.parametrize("args, words", [
     (["play", "hex", "--size", "0"], "must be at least 1"),
     (["play", "hex", "--size", "20"], "whole number from 1 to 19"),
@@ -90,6 +99,8 @@ def test_bad_input_is_one_line_and_exit_status_2(args, words):
     assert len(run.stderr.strip().splitlines()) == 1, run.stderr
 
 
+@pytest.mark.slow
+@pytest.mark.e2e
 def test_help_lists_the_hex_commands_and_players():
     assert "hex" in bots("htp", "--help", timeout=60).stdout
     out = bots("arena", "hex", "--help", timeout=60).stdout
@@ -104,6 +115,8 @@ def test_a_hex_bot_in_the_daemons_config_is_refused_with_the_reason(tmp_path):
         settings.load(path)
 
 
+@pytest.mark.slow
+@pytest.mark.e2e
 def test_ctrl_c_at_the_prompt_of_a_terminal_game_stops_at_once():
     """The person's keyboard is read in a daemon thread: Ctrl-C ends `bots play hex` (status
     130, no traceback) instead of leaving it waiting on the keyboard."""

@@ -108,7 +108,7 @@ def parse_board(text: str) -> tuple[list[str], dict[str, str], str]:
         assert len(m.group(1)) == rows + (number < 10), "each row shifts one step right"
         cells = m.group(3).split(" ")
         assert len(cells) == len(letters)
-        for letter, ch in zip(letters, cells):
+        for letter, ch in zip(letters, cells, strict=True):
             if ch != "-":
                 stones[f"{letter}{number}"] = ch
         rows += 1
@@ -773,6 +773,8 @@ async def test_serve_answers_a_hexgui_session(engine):
 
 # -- the real process ----------------------------------------------------------------------------
 
+@pytest.mark.slow
+@pytest.mark.e2e
 async def test_subprocess_speaks_only_htp_on_stdout(tmp_path):
     err = tmp_path / "stderr.log"
     proc = await asyncio.create_subprocess_exec(
@@ -799,6 +801,8 @@ async def test_subprocess_speaks_only_htp_on_stdout(tmp_path):
     assert '"htp engine ready"' in logs and '"event": "move"' in logs
 
 
+@pytest.mark.slow
+@pytest.mark.e2e
 async def test_subprocess_keeps_to_one_second_a_move(tmp_path):
     """`time_settings 0 1 1` over a pipe: every genmove answers within the second (plus a
     margin for this shared machine), and the move log shows each search was given at most the
@@ -837,6 +841,7 @@ async def test_subprocess_keeps_to_one_second_a_move(tmp_path):
     assert all(0 < m["budget"] <= 1.0 - OVERHEAD + 1e-9 for m in moves), [m["budget"] for m in moves]
 
 
+@pytest.mark.e2e
 async def test_subprocess_refuses_an_unknown_player(tmp_path):
     proc = await asyncio.create_subprocess_exec(
         sys.executable, "-m", "bots.hex.htp", "--player", "nobody", stdin=asyncio.subprocess.DEVNULL,

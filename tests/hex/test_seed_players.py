@@ -155,7 +155,7 @@ def is_chain(cells, w, h, colour, board):
     start, goal = edges(w, h, colour)
     nb = B.neighbours(w, h)
     return (cells[0] in start and cells[-1] in goal
-            and all(b in nb[a] for a, b in zip(cells, cells[1:]))
+            and all(b in nb[a] for a, b in zip(cells, cells[1:], strict=False))
             and all(board[c] in (B.EMPTY, colour) for c in cells))
 
 

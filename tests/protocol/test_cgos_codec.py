@@ -74,7 +74,8 @@ SERVER_LINES = [
     ("Error: User name must be 3 characters or more.", Error("User name must be 3 characters or more.")),
     ("Error: send <password> or <old_password new_password>",
      Error("send <password> or <old_password new_password>")),
-    ("Error: You are already logged on!  Closing connection.", Error("You are already logged on!  Closing connection.")),
+    ("Error: You are already logged on!  Closing connection.",
+     Error("You are already logged on!  Closing connection.")),
     ("Error: invalid response", Error("invalid response")),
     ("Sorry, password doesn't match", Error("Sorry, password doesn't match")),  # Tcl: no prefix
     ("hello there", Unknown("hello there")),
@@ -373,6 +374,7 @@ server_events = st.one_of(
 )
 
 
+@pytest.mark.slow
 @settings(max_examples=150, deadline=None)
 @given(st.lists(server_events, min_size=1, max_size=6), st.data())
 def test_server_events_round_trip_any_chunking(events, data):

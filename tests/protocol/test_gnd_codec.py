@@ -144,7 +144,8 @@ def test_request_json_shape_and_key_order():
     body = Request().to_json()
     assert body == {"Token": "", "PossibleGames": [], "Id": 0, "Members": "", "Password": "", "Action": []}
     assert list(body) == ["Token", "PossibleGames", "Id", "Members", "Password", "Action"]
-    assert json.dumps(body) == '{"Token": "", "PossibleGames": [], "Id": 0, "Members": "", "Password": "", "Action": []}'
+    assert json.dumps(body) == ('{"Token": "", "PossibleGames": [], "Id": 0, "Members": "", "Password": "", '
+                                '"Action": []}')
 
 
 def test_request_helpers():
@@ -366,6 +367,7 @@ def _only_protocol_errors(fn, *args) -> None:
         pass
 
 
+@pytest.mark.slow
 @settings(max_examples=300)
 @given(json_values)
 def test_fuzz_decoders_raise_only_protocol_error(obj):

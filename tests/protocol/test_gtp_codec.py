@@ -432,6 +432,7 @@ ids = st.none() | st.integers(0, 10**18 - 1)
 numbers = st.integers(-10**6, 10**6) | st.floats(-1e6, 1e6, allow_nan=False, allow_infinity=False)
 
 
+@pytest.mark.slow
 @settings(max_examples=150, deadline=None)
 @given(st.lists(st.tuples(ids, names, st.lists(tokens | numbers, max_size=4)), min_size=1, max_size=5),
        st.data())
@@ -442,8 +443,8 @@ def test_command_round_trip_any_chunking(cmds, data):
     want = [Command(ident, name, tuple(a if isinstance(a, str) else (str(a) if isinstance(a, int) else repr(a))
                                        for a in args)) for ident, name, args in cmds]
     assert got == want and dec.buffered == 0
-    for (_, _, args), cmd in zip(cmds, got):
-        for arg, text in zip(args, cmd.args):
+    for (_, _, args), cmd in zip(cmds, got, strict=True):
+        for arg, text in zip(args, cmd.args, strict=True):
             if not isinstance(arg, str):
                 assert float(text) == arg
 

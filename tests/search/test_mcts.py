@@ -77,6 +77,7 @@ def immediate_win_positions(count: int) -> list:
     return out
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("game", "size", "lo", "hi"), [
     ("gopher", 3, 1, 6), ("gopher", 4, 2, 14), ("gopher", 6, 1, 20),
     ("dodo", 3, 0, 6), ("dodo", 4, 0, 20), ("dodo", 5, 0, 10),

@@ -399,6 +399,7 @@ def test_deadline_with_a_move_that_changes_with_depth():
         assert [result.move] == per_depth[result.depth], (budget, result)
 
 
+@pytest.mark.slow
 def test_node_cap_limits_the_work_and_keeps_the_last_completed_iteration():
     fast = SlowTree(5, delay=0.0)
     per_depth = {0: [0]}
@@ -464,6 +465,7 @@ def test_zero_budget_still_completes_depth_one():
     assert math.isfinite(result.value)
 
 
+@pytest.mark.slow
 def test_partial_iterations_keep_exact_values_and_reach_deeper():
     """partial=True: an iteration cut after its first root action still counts; the move it
     returns has exactly the value reported at the depth reported, and is no worse than the

@@ -187,6 +187,7 @@ def test_kernel_names_must_be_identifiers():
         uct.Kernel(SEARCH.game, "hex 3")
 
 
+@pytest.mark.slow
 def test_a_second_process_loads_the_specialised_search_from_the_disk_cache(tmp_path):
     """The first process compiles the toy's search and saves it in NUMBA_CACHE_DIR; the second
     loads it (a hit, no compilation), and nothing is written next to the sources."""

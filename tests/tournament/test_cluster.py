@@ -15,6 +15,8 @@ import pytest
 
 from tests.tournament.cli import FAST, bots, environment, ledger, table
 
+pytestmark = pytest.mark.e2e
+
 pytest.importorskip("ray", reason="Ray is not installed (pip install 'tournament-bots[cluster]')")
 
 GAMES = ["tournament", "twilight", "--players", "random", "greedy", "--maps", "testmap2", "map8", "--games", "3",
@@ -56,6 +58,7 @@ def head():
         shutil.rmtree(temp, ignore_errors=True)  # Ray's session directory: the suite leaves nothing in /tmp
 
 
+@pytest.mark.slow
 def test_a_cluster_run_plays_the_same_games_as_a_local_run(head, tmp_path):
     local = bots(*GAMES, "--record", str(tmp_path / "local"))
     assert local.returncode == 0, local.stderr
@@ -77,6 +80,7 @@ def test_a_cluster_run_plays_the_same_games_as_a_local_run(head, tmp_path):
     assert (tmp_path / "report" / "index.html").is_file() and (tmp_path / "report" / "matrix.png").is_file()
 
 
+@pytest.mark.slow
 def test_an_unreachable_cluster_is_one_line(tmp_path):
     out = bots(*GAMES, "--cluster", f"127.0.0.1:{free_port()}", timeout=180)
     assert out.returncode == 2, out.stderr

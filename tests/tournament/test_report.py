@@ -28,6 +28,8 @@ def report(tmp_path_factory) -> Path:
     return directory
 
 
+@pytest.mark.slow
+@pytest.mark.e2e
 def test_the_page_links_only_files_beside_it(report):
     page = (report / "index.html").read_text()
     images = re.findall(r"<img src='([^']+)'", page)
@@ -40,6 +42,9 @@ def test_the_page_links_only_files_beside_it(report):
     assert "Runner overhead" in page and "Faults" in page
 
 
+@pytest.mark.slow
+@pytest.mark.e2e
+@pytest.mark.external
 @pytest.mark.skipif(CHROMIUM is None, reason="chromium is not installed (apt-get install -y chromium; .ci/run does)")
 def test_the_page_renders_in_a_browser(report, tmp_path):
     from PIL import Image

@@ -17,6 +17,8 @@ from tests.tournament.cli import FAST, ROOT, bots, environment, ledger, table
 FAKE = ROOT / "tests" / "go" / "fake_gtp_engine.py"
 
 
+@pytest.mark.slow
+@pytest.mark.e2e
 def test_a_round_robin_keeps_a_ledger_and_records_and_prints_ratings(tmp_path):
     out = bots("tournament", "twilight", "--players", "random", "greedy", "alphabeta:max_depth=1",
                "--maps", "testmap2", "--games", "2", "--record", str(tmp_path), *FAST)
@@ -38,6 +40,8 @@ def test_a_round_robin_keeps_a_ledger_and_records_and_prints_ratings(tmp_path):
     assert "runner overhead:" in out.stdout and "\x1b[" not in out.stdout  # no live display in a pipe
 
 
+@pytest.mark.slow
+@pytest.mark.e2e
 def test_a_rerun_plays_only_the_missing_games_and_gives_the_same_table(tmp_path):
     args = ["tournament", "twilight", "--players", "random", "greedy", "--maps", "testmap2", "map8",
             "--record", str(tmp_path), *FAST]
@@ -56,6 +60,8 @@ def test_a_rerun_plays_only_the_missing_games_and_gives_the_same_table(tmp_path)
     assert table(again.stdout) == table(more.stdout)
 
 
+@pytest.mark.slow
+@pytest.mark.e2e
 def test_an_interrupted_tournament_continues_from_its_records(tmp_path):
     args = ["tournament", "twilight", "--players", "planner", "greedy", "--maps", "map8", "--games", "4",
             "--max-plies", "30", "--record", str(tmp_path), *FAST]
@@ -78,6 +84,8 @@ def test_an_interrupted_tournament_continues_from_its_records(tmp_path):
     assert sorted(keys) == sorted(("greedy", "planner", "map8", i) for i in range(4))
 
 
+@pytest.mark.slow
+@pytest.mark.e2e
 def test_a_gauntlet_with_external_engines_reports_their_faults(tmp_path):
     good, illegal = f"gtp:python {FAKE} good", f"gtp:python {FAKE} illegal"
     report = tmp_path / "report"
@@ -134,6 +142,7 @@ def test_records_of_another_tournament_are_refused_not_mixed(tmp_path, capsys):
     assert json.loads((tmp_path / "tournament.json").read_text())["settings"]["move_time"] == 0.5  # untouched
 
 
+@pytest.mark.e2e
 def test_cluster_without_ray_says_how_to_install_it(tmp_path):
     fake = tmp_path / "ray"
     fake.mkdir()
@@ -141,4 +150,5 @@ def test_cluster_without_ray_says_how_to_install_it(tmp_path):
     out = bots("tournament", "twilight", "--players", "random", "greedy", "--cluster", "127.0.0.1:6379",
                first_on_path=str(tmp_path))
     assert out.returncode == 2
-    assert out.stderr.strip() == "bots: error: --cluster needs Ray, which is not installed: pip install 'tournament-bots[cluster]'"
+    assert out.stderr.strip() == ("bots: error: --cluster needs Ray, which is not installed: "
+                                  "pip install 'tournament-bots[cluster]'")

@@ -4,6 +4,10 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
+pytestmark = pytest.mark.e2e
+
 ROOT = Path(__file__).resolve().parents[2]
 DUEL = [sys.executable, str(ROOT / "tools" / "duel.py")]
 
@@ -12,6 +16,7 @@ def run(*args: str) -> subprocess.CompletedProcess:
     return subprocess.run(DUEL + list(args), capture_output=True, text=True, timeout=300, cwd=ROOT)
 
 
+@pytest.mark.slow
 def test_duel_plays_both_species_and_prints_the_total(tmp_path):
     old = tmp_path / "planner_old.py"
     old.write_text((ROOT / "bots" / "twilight" / "planner.py").read_text())

@@ -103,6 +103,7 @@ def score(summary: dict) -> tuple:
 
 # -- the scripted official server ------------------------------------------------------------------
 
+@pytest.mark.slow
 async def test_our_elimination_of_them_is_a_certain_win(runner):
     state = State(5, 5, (), ((1, 1, 9),), ((2, 2, 6),))
     mov, outcome, logs = await one_ply(runner, state, V, end_and_bye)
@@ -259,6 +260,7 @@ async def test_the_opponents_illegal_move_or_disconnect_is_our_win_by_forfeit(ru
     assert score(summary) == ("won", "forfeit", 4, 4)
 
 
+@pytest.mark.slow
 async def test_the_opponents_time_outs_skip_its_plies_and_the_cap_still_counts(runner):
     async def silent(update):
         return None  # never answers: every ply of its times out, which is no loss
@@ -271,6 +273,7 @@ async def test_the_opponents_time_outs_skip_its_plies_and_the_cap_still_counts(r
     assert score(summary) == ("won", "max plies", 6, 5)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("we_first", [True, False])
 async def test_the_referees_time_cap_and_the_client_agree(runner, we_first):
     # a slow opponent shuffles its 5 back and forth; our 6 close in one cell a ply, far from contact

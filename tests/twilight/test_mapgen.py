@@ -129,6 +129,8 @@ def test_bounds_raise_value_error(kwargs, message):
 # -- the command line ------------------------------------------------------------------------
 
 
+@pytest.mark.slow
+@pytest.mark.e2e
 def test_cli_writes_one_map_to_stdout_deterministically():
     result = bots("maps", "generate", "10", "7", "5", "--seed", "42", "--monsters", "9")
     assert result.returncode == 0, result.stderr
@@ -136,6 +138,7 @@ def test_cli_writes_one_map_to_stdout_deterministically():
     assert bots("maps", "generate", "10", "7", "5", "--seed", "42", "--monsters", "9").stdout == result.stdout
 
 
+@pytest.mark.e2e
 def test_cli_writes_one_map_to_a_file(tmp_path):
     out = tmp_path / "m.xml"
     result = bots("maps", "generate", "8", "8", "6", "--max-camp", "4", "-o", str(out))
@@ -144,6 +147,8 @@ def test_cli_writes_one_map_to_a_file(tmp_path):
     assert load_map(str(out)) == generate(8, 8, 6, 1, max_camp=4)  # the default seed is 1
 
 
+@pytest.mark.slow
+@pytest.mark.e2e
 def test_cli_writes_many_maps(tmp_path):
     folder = tmp_path / "gen"
     result = bots("maps", "generate", "--count", "6", "--dir", str(folder), "--sizes", "5-9", "--homes", "2-12",
@@ -164,12 +169,14 @@ def test_cli_writes_many_maps(tmp_path):
     assert [p.name for p in sorted(again.iterdir())] == [p.name for p in sorted(folder.iterdir())]
 
 
+@pytest.mark.e2e
 def test_cli_caps_camps_by_the_map_size(tmp_path):
     result = bots("maps", "generate", "--count", "5", "--dir", str(tmp_path), "--sizes", "3", "--homes", "5-40")
     assert result.returncode == 0, result.stderr
     assert all(5 <= int(p.stem.split("_")[3]) <= 7 for p in tmp_path.iterdir())
 
 
+@pytest.mark.e2e
 @pytest.mark.parametrize("args, message", [
     (["2", "5", "2"], "width 2 is outside 3..30"),
     (["5", "5", "24"], "24 human camps do not fit: a 5x5 map holds 0..23"),
@@ -191,6 +198,8 @@ def test_cli_bad_input_is_one_line_and_exit_2(tmp_path, args, message):
     assert list(tmp_path.iterdir()) == []  # nothing written
 
 
+@pytest.mark.slow
+@pytest.mark.e2e
 def test_cli_unwritable_output_is_one_line_and_exit_2(tmp_path):
     blocker = tmp_path / "file"
     blocker.write_text("")
@@ -200,6 +209,8 @@ def test_cli_unwritable_output_is_one_line_and_exit_2(tmp_path):
     assert f"cannot write {blocker / 'sub'}" in line
 
 
+@pytest.mark.slow
+@pytest.mark.e2e
 def test_cli_help_shows_every_option_with_its_default():
     result = bots("maps", "generate", "--help")
     assert result.returncode == 0, result.stderr

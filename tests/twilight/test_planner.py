@@ -169,6 +169,7 @@ def test_two_groups_gang_up_on_an_enemy_neither_kills_alone():
     assert {Move(1, 1, 20, 2, 2), Move(3, 1, 20, 2, 2)} <= set(result.move)
 
 
+@pytest.mark.slow
 def test_runs_from_a_merged_group_that_kills_it():
     # the same game at ply 47: the 26 werewolves stepped next to the 51 (the planner's model then
     # had neither the merge nor, among its truncated orders, the opponent's battles) and died
@@ -179,6 +180,7 @@ def test_runs_from_a_merged_group_that_kills_it():
     assert max(abs(moved[(6, 12)][0] - 6), abs(moved[(6, 12)][1] - 11)) >= 2
 
 
+@pytest.mark.slow
 def test_a_trapped_group_attacks_before_it_is_attacked():
     # gen_462521 as vampires at ply 36: 26 vampires in the corner next to 33 werewolves, every
     # cell they can reach next to them too.  The werewolves' battle (77% for them) was cut from
