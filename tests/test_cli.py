@@ -207,6 +207,8 @@ def test_play_against_a_port_with_nothing_listening():
     assert "refused" in errors[0]["error"].lower()
 
 
+@pytest.mark.slow
+@pytest.mark.e2e
 @pytest.mark.parametrize("game, where", [
     ("twilight", ["--host", "127.0.0.1", "--port", "{port}"]),
     ("gopher", ["--server", "http://127.0.0.1:{port}/", "--password", "pw"]),
