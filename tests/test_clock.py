@@ -452,7 +452,7 @@ async def test_cgos_counts_from_the_genmove_line(monkeypatch):
     log = structlog.get_logger()
     game = cgos_session._Game(1, WHITE, "alpha-bot", "them", empty(9)._replace(to_move=WHITE), 1, log)
     bot = cgos_session.CgosBot(name="alpha-bot", host="127.0.0.1", port=1, password="s3cret_Pw.9")
-    ours = SimpleNamespace(game=game, bot=bot, runner=None, log=log, _send=send)
+    ours = SimpleNamespace(game=game, bot=bot, runner=None, log=log, _send=send, on_state=None)
     await cgos_session._Session._genmove(ours, cgos.Genmove("w", 300.0), time.monotonic() - DELAY)
     seen.check()
 
