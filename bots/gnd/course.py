@@ -21,6 +21,8 @@ from typing import Any
 
 import structlog
 
+from search.contracts import Context
+
 from .. import clock, registry
 from ..log import ensure_configured
 from ..players import make_player, parse_spec
@@ -71,7 +73,7 @@ def strategy(env: Environment, state: list, player: int, time_left: float) -> tu
         log.warning("action refused by the server; choosing another", action=env.asked[1])
     else:
         env.refused = set()
-    context = {"previous": env.previous, "exclude": frozenset(env.refused)}
+    context = Context(exclude=frozenset(env.refused), previous=env.previous)
     budget = clock.budget(arrived=arrived, time_left=float(time_left), moves_left=position.expected_moves(),
                           overhead=OVERHEAD)
     try:

@@ -20,7 +20,7 @@ def fallback(state, context):
     from .fallback import random_move
 
     move = lookup(state)
-    if move is not None and move not in (context or {}).get("exclude", ()):
+    if move is not None and move not in context.exclude:
         return move
     return random_move(state, random.Random(state.key()))
 

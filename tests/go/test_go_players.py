@@ -34,6 +34,7 @@ from bots.go.mcts import MCTS, padded, to_kernel, two_moves_between, unpadded
 from bots.players import PlayerError, make_player
 from bots.runner import MoveReport
 from search.budget import Budget, SearchResult
+from search.contracts import Context
 from tests.go.oracle import Board
 
 
@@ -120,9 +121,9 @@ def test_alphabeta_plays_depth_one_when_its_clock_is_almost_gone():
     state = from_moves(9, ["E5", "E4", "D4", "D5", "C5", "F4", "D6", "F5", "E6", "F6", "C4", "D3", "C3",
                            "F7", "G3", "E7", "G6"])
     assert ab._ply(state) >= BOOK_MOVES + 1
-    result = ab.choose(state, {"time_left": 5.0}, Budget(1.0))
+    result = ab.choose(state, Context(time_left=5.0), Budget(1.0))
     assert state.is_legal(result.move) and result.depth == 1
-    result = ab.choose(state, {"time_left": 30.0}, Budget(2.0))
+    result = ab.choose(state, Context(time_left=30.0), Budget(2.0))
     assert state.is_legal(result.move) and result.depth <= 2
 
 

@@ -26,6 +26,7 @@ from bots.go.gtp_engine import Engine, TimeSettings, dead_stones, serve
 from tests.go import oracle
 from bots.players import PlayerError
 from bots.runner import MoveReport
+from search.contracts import Context
 from protocol.gtp import (
     MAX_LINE,
     REQUIRED_COMMANDS,
@@ -360,7 +361,7 @@ def move_seconds(state, time_left: float) -> float:
 async def test_budget_without_time_information_is_the_default(engine, fake):
     assert plan(engine, BLACK) == (DEFAULT_SECONDS - OVERHEAD, None)
     await ok(engine, "genmove b")
-    assert fake.last_context is None
+    assert fake.last_context == Context()
     assert fake.last_budget.seconds == pytest.approx(DEFAULT_SECONDS - OVERHEAD)
 
 
@@ -372,7 +373,7 @@ async def test_budget_from_time_left_in_main_time_and_byo_yomi(engine, fake):
     assert plan(engine, BLACK) == (move_seconds(s, time_left=60.0), 60.0)
     assert plan(engine, WHITE) == (move_seconds(s, time_left=300.0), 300.0)
     await ok(engine, "genmove b")
-    assert fake.last_context == {"time_left": 60.0}
+    assert fake.last_context == Context(time_left=60.0)
     assert fake.last_budget.seconds == move_seconds(s, time_left=60.0)
     left, stones = engine.clocks[BLACK]
     assert 59.0 < left < 60.0 and stones == 0  # our own use is charged until the next time_left
@@ -380,7 +381,7 @@ async def test_budget_from_time_left_in_main_time_and_byo_yomi(engine, fake):
     s = engine.state
     assert plan(engine, WHITE) == (2.0 - OVERHEAD, 10.0)
     await ok(engine, "genmove w")
-    assert fake.last_context == {"time_left": 10.0}
+    assert fake.last_context == Context(time_left=10.0)
     assert fake.last_budget.seconds == pytest.approx(2.0 - OVERHEAD)
     assert engine.clocks[WHITE][1] == 4
 
@@ -410,7 +411,7 @@ def test_clock_after_our_moves():
 async def test_time_left_without_time_settings(engine, fake):
     await ok(engine, "time_left b 30 0")
     await ok(engine, "genmove b")
-    assert fake.last_context == {"time_left": 30.0}
+    assert fake.last_context == Context(time_left=30.0)
     left, stones = engine.clocks[BLACK]
     assert 29.0 < left < 30.0 and stones == 0
     await ok(engine, "time_left w 8 2")

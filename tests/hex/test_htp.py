@@ -26,6 +26,7 @@ from bots.clock import DEFAULT_SECONDS, MIN_SECONDS, OVERHEAD, RESERVE, TimeSett
 from bots.hex.htp import Engine, moves_left, serve
 from bots.players import PlayerError
 from bots.runner import MoveReport
+from search.contracts import Context
 from protocol.gtp import Command, ResponseDecoder, encode_response, parse_command_line
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -364,7 +365,7 @@ async def test_genmove_plays_a_legal_move(engine, fake):
     args, budget = fake.calls[-1]
     assert args[:4] == ("hex", "random", (), before)
     assert budget.seconds == pytest.approx(DEFAULT_SECONDS - OVERHEAD)  # no time command: the default
-    assert fake.last_context is None
+    assert fake.last_context == Context()
     await ok(engine, "undo")
     assert engine.state == before
 
@@ -545,7 +546,7 @@ async def test_no_time_command_means_two_seconds_a_move(engine, fake):
     assert DEFAULT_SECONDS == 2.0
     budgets = await play_out(engine, fake, 4)
     assert budgets == [pytest.approx(DEFAULT_SECONDS - OVERHEAD)] * 4
-    assert fake.last_context is None and engine.clocks == {BLACK: None, WHITE: None}
+    assert fake.last_context == Context() and engine.clocks == {BLACK: None, WHITE: None}
 
 
 async def test_time_settings_per_move_never_plans_longer_than_the_period(engine, fake):
@@ -554,7 +555,7 @@ async def test_time_settings_per_move_never_plans_longer_than_the_period(engine,
     assert await ok(engine, "time_left b") == "2 1"
     budgets = await play_out(engine, fake, 6)
     assert budgets == [pytest.approx(2.0 - OVERHEAD)] * 6
-    assert fake.last_context == {"time_left": 2.0}
+    assert fake.last_context == Context(time_left=2.0)
     assert engine.clocks[BLACK] == engine.clocks[WHITE] == (2.0, 1)  # a played stone starts a new period
     # Whatever the controller says of our clock, no move plans more than the period.
     for reading in ("b 30", "w 30 1", "b 30 0", "w 0 0", "b 1.5", "w 9 4", "b 0.5 1"):
@@ -595,7 +596,7 @@ async def test_time_left_sets_the_clock_in_both_forms(engine, fake):
     await ok(engine, "play b f6")
     await ok(engine, "genmove w")
     assert fake.calls[-1][1].seconds == move_time(60.5, 120)
-    assert fake.last_context == {"time_left": 60.5}
+    assert fake.last_context == Context(time_left=60.5)
     assert 59.5 < engine.clocks[WHITE][0] < 60.5 and engine.clocks[BLACK] == (300.0, 0)  # our use is charged
     await ok(engine, "reg_genmove b")
     assert engine.clocks[BLACK] == (300.0, 0)  # not played, not charged
@@ -675,7 +676,7 @@ async def test_clocks_follow_benzenes_colours_through_a_swap(fake):
     await ok(engine, "play w swap-pieces")
     await ok(engine, "genmove w")  # Benzene's White moves again: its clock pays
     assert 99 < engine.clocks[WHITE][0] < 100 and engine.clocks[BLACK] == (300.0, 0)
-    assert fake.last_context == {"time_left": 100.0}
+    assert fake.last_context == Context(time_left=100.0)
 
 
 async def test_param_game(engine):
