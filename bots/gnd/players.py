@@ -13,12 +13,13 @@ import random
 import time
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
-from types import ModuleType
 from typing import Any, ClassVar
 
 from search import mcts, negamax
 from search.budget import Budget, SearchResult
 from search.contracts import Context
+
+from ..hooks import RulesModule
 
 TABLE_LIMIT = 1_500_000  # entries per table before it is cleared (about 300 MB at worst)
 
@@ -28,7 +29,7 @@ class Random:
     """Uniformly random legal moves (the built-in opponent of the course server)."""
 
     seed: int | None = None
-    rules: ClassVar[ModuleType]
+    rules: ClassVar[RulesModule]
 
     def __post_init__(self) -> None:
         self._rng = random.Random(self.seed)
@@ -43,7 +44,7 @@ def allowed(state: Any, context: Context) -> list:
     return moves or state.legal_moves()
 
 
-def quick_move(rules: ModuleType, state: Any, context: Context = Context()) -> Any:
+def quick_move(rules: RulesModule, state: Any, context: Context = Context()) -> Any:
     """A cheap decent move (one ply, the search's evaluation): the fallback if a search fails."""
     pos = rules.Position(state)
     best, best_value = None, None
@@ -62,7 +63,7 @@ class _Searcher(ABC):
 
     solve_share: float = 0.3  # the share of the budget the exact solver may use first
     book: bool = True  # known winning lines (Gopher: opening table, Edwards on odd sizes)
-    rules: ClassVar[ModuleType]
+    rules: ClassVar[RulesModule]
     _solved: dict = field(default_factory=dict, init=False, repr=False)
 
     def __post_init__(self) -> None:
