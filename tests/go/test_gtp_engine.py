@@ -11,7 +11,6 @@ import shutil
 import signal
 import sys
 from pathlib import Path
-from types import SimpleNamespace
 
 import pytest
 from hypothesis import given, settings
@@ -24,8 +23,8 @@ from bots.go.clock import moves_left
 from bots.go.board import owners
 from bots.go.gtp_engine import Engine, TimeSettings, dead_stones, serve
 from tests.go import oracle
+from tests.helpers import ScriptedRunner
 from bots.players import PlayerError
-from bots.runner import MoveReport
 from search.contracts import Context
 from protocol.gtp import (
     MAX_LINE,
@@ -40,29 +39,6 @@ from protocol.gtp import (
 ROOT = Path(__file__).resolve().parents[2]
 GNUGO = shutil.which("gnugo") or ("/usr/games/gnugo" if os.path.exists("/usr/games/gnugo") else None)
 SCORE = re.compile(r"[BW]\+[0-9]+(\.[0-9]+)?|0")
-
-
-class FakeRunner:
-    """Stands in for SearchRunner: answers with the fallback move decide() computed (a random
-    legal move) at once, and records what each search was given."""
-
-    def __init__(self) -> None:
-        self.calls: list[tuple[tuple, object]] = []
-
-    def session(self):
-        return SimpleNamespace(key="s", share=lambda: 1)
-
-    async def run(self, job, *args, budget, fallback=None):
-        self.calls.append((args, budget))
-        return MoveReport(None, budget.seconds, 0.0, 0, 1, 0.0, "a stand-in runner: the fallback")
-
-    @property
-    def last_context(self):
-        return self.calls[-1][0][4]
-
-    @property
-    def last_budget(self):
-        return self.calls[-1][1]
 
 
 def P(name: str, size: int = 9) -> int:
@@ -101,7 +77,9 @@ async def fails(engine: Engine, line: str, text: str | None = None, prefix: str 
 
 @pytest.fixture
 def fake():
-    return FakeRunner()
+    """The engine's runner: every search fails at once, so decide() sends the game's fallback
+    (the book's move or a random legal one); each search is recorded."""
+    return ScriptedRunner()
 
 
 @pytest.fixture
@@ -151,9 +129,9 @@ async def test_unknown_commands_and_id_only_lines(engine):
 
 def test_bad_player_is_refused_at_construction():
     with pytest.raises(PlayerError):
-        Engine(FakeRunner(), "no-such-player")
+        Engine(ScriptedRunner(), "no-such-player")
     with pytest.raises(ValueError):
-        Engine(FakeRunner(), superko="situational")
+        Engine(ScriptedRunner(), superko="situational")
 
 
 # -- setup -------------------------------------------------------------------------------------
@@ -602,7 +580,7 @@ TOKENS = st.sampled_from(["b", "w", "black", "WHITE", "x", "pass", "A1", "e5", "
 @given(st.lists(st.tuples(NAMES, st.lists(TOKENS, max_size=4)), max_size=25))
 def test_any_command_sequence_keeps_the_engine_consistent(commands):
     async def run() -> None:
-        engine = Engine(FakeRunner())
+        engine = Engine(ScriptedRunner())
         for name, args in commands:
             ok_, text = await engine.handle(Command(None, name, tuple(args)))
             assert isinstance(ok_, bool) and isinstance(text, str)
@@ -697,10 +675,10 @@ async def test_serve_answers_garbage_and_stays_consistent(engine):
 async def test_serve_stops_after_quit_and_answers_a_last_unterminated_line(engine):
     out = await served(engine, b"1 name\n2 quit\n3 name\n", eof=False)  # returns without EOF
     assert responses(out) == responses(b"=1 bots\n\n=2 \n\n")
-    engine2 = Engine(FakeRunner())
+    engine2 = Engine(ScriptedRunner())
     out = await served(engine2, b"1 play b e5\n2 name")
     assert [r.id for r in responses(out)] == [1, 2]
-    assert await served(Engine(FakeRunner()), b"") == b""
+    assert await served(Engine(ScriptedRunner()), b"") == b""
 
 
 async def test_serve_byte_by_byte(engine):

@@ -11,7 +11,6 @@ import re
 import sys
 import time
 from pathlib import Path
-from types import SimpleNamespace
 
 import pytest
 from hypothesis import given, settings
@@ -25,37 +24,11 @@ from bots.hex.board import BLACK, EMPTY, SWAP, WHITE, empty, parse_cell, transpo
 from bots.clock import DEFAULT_SECONDS, MIN_SECONDS, OVERHEAD, RESERVE, TimeSettings, budget
 from bots.hex.htp import Engine, moves_left, serve
 from bots.players import PlayerError
-from bots.runner import MoveReport
 from search.contracts import Context
 from protocol.gtp import Command, ResponseDecoder, encode_response, parse_command_line
+from tests.helpers import ScriptedRunner
 
 ROOT = Path(__file__).resolve().parents[2]
-
-
-class FakeRunner:
-    """Stands in for SearchRunner: answers at once with the next move queued in `moves`, or
-    with none (decide then sends the fallback, a random legal cell), and records each search."""
-
-    def __init__(self, moves=()) -> None:
-        self.moves = list(moves)
-        self.calls: list[tuple[tuple, object]] = []
-
-    def session(self):
-        return SimpleNamespace(key="s", share=lambda: 1)
-
-    async def run(self, job, *args, budget, fallback=None):
-        self.calls.append((args, budget))
-        if self.moves:
-            return MoveReport(self.moves.pop(0), budget.seconds, 0.0, 1, 1, 0.0)
-        return MoveReport(None, budget.seconds, 0.0, 0, 1, 0.0, "a stand-in runner: the fallback")
-
-    @property
-    def last_state(self):
-        return self.calls[-1][0][3]  # think's arguments: game, player, params, state, context
-
-    @property
-    def last_context(self):
-        return self.calls[-1][0][4]
 
 
 def cmd(line: str) -> Command:
@@ -123,7 +96,9 @@ async def board(engine: Engine) -> tuple[list[str], dict[str, str], str]:
 
 @pytest.fixture
 def fake():
-    return FakeRunner()
+    """The engine's runner: answers at once with the next move of its `script`, or with none
+    (decide then sends the fallback, a random legal cell); each search is recorded."""
+    return ScriptedRunner()
 
 
 @pytest.fixture
@@ -223,7 +198,7 @@ async def test_administrative_commands(engine):
 
 def test_bad_player_is_refused_at_construction():
     with pytest.raises(PlayerError):
-        Engine(FakeRunner(), "no-such-player")
+        Engine(ScriptedRunner(), "no-such-player")
 
 
 async def test_hexgui_analyze_commands_name_known_commands(engine):
@@ -381,7 +356,7 @@ async def test_reg_genmove_does_not_play(engine, fake):
 
 
 async def test_a_refused_search_move_never_leaves(fake):
-    fake.moves = [parse_cell("e5", 11, 11), 999, SWAP]
+    fake.script = [parse_cell("e5", 11, 11), 999, SWAP]
     engine = Engine(fake)
     await ok(engine, "play b e5")
     for _ in range(3):  # occupied, off the board, a swap with the rule off
@@ -456,7 +431,7 @@ async def test_genmove_translates_cells_and_colours_after_a_swap(fake):
     await ok(engine, "play w swap")  # HexGui's and LittleGolem's name
     assert engine.state.swapped
     c1 = parse_cell("c1", 5, 5)
-    fake.moves = [c1]  # our Black plays c1 of our board: Benzene's White on its transpose, a3
+    fake.script = [c1]  # our Black plays c1 of our board: Benzene's White on its transpose, a3
     assert await ok(engine, "genmove w") == "a3"
     assert engine.state.at(c1) == BLACK
     assert (await board(engine))[1] == {"a2": "B", "a3": "W"}
@@ -473,10 +448,10 @@ async def test_genmove_may_swap(fake):
     await ok(engine, "boardsize 7 7")
     await ok(engine, "param_game allow_swap 1")
     await ok(engine, "play b d4")
-    fake.moves = [SWAP]
+    fake.script = [SWAP]
     assert await ok(engine, "reg_genmove w") == "swap-pieces"
     assert fake.last_state.swap_allowed() and not engine.state.swapped
-    fake.moves = [SWAP]
+    fake.script = [SWAP]
     await ok(engine, "param_game on_little_golem 1")
     assert await ok(engine, "genmove w") == "swap"
     assert engine.state.swapped and engine.to_move() == WHITE
@@ -501,7 +476,7 @@ async def test_swap_is_refused_at_any_other_time(fake):
     await ok(engine, "boardsize 5")
     await ok(engine, "play b c3")
     await fails(engine, "play w swap-pieces", "illegal move: swap-pieces (swap off)")
-    fake.moves = [SWAP]
+    fake.script = [SWAP]
     assert await ok(engine, "reg_genmove w") != "swap-pieces"  # the search's swap is refused
     await ok(engine, "param_game allow_swap 1")
     await ok(engine, "undo")
@@ -517,7 +492,7 @@ async def test_swap_is_refused_at_any_other_time(fake):
     await fails(engine, "play w swap-pieces", prefix="illegal move: swap-pieces (")
     await fails(engine, "play b swap-pieces", prefix="illegal move: swap-pieces (")
     assert "swap-pieces" not in await ok(engine, "all_legal_moves")
-    fake.moves = [SWAP, SWAP]
+    fake.script = [SWAP, SWAP]
     assert await ok(engine, "reg_genmove b") != "swap-pieces"
     assert not fake.last_state.swap_allowed()
     await ok(engine, "boardsize 5 4")  # not square
@@ -528,7 +503,7 @@ async def test_swap_is_refused_at_any_other_time(fake):
 
 # -- time and parameters ---------------------------------------------------------------------------
 
-async def play_out(engine: Engine, fake: FakeRunner, moves: int) -> list[float]:
+async def play_out(engine: Engine, fake: ScriptedRunner, moves: int) -> list[float]:
     """`moves` genmoves, Black and White in turn from the side to move: each move's budget."""
     budgets = []
     for _ in range(moves):
@@ -720,7 +695,7 @@ TOKENS = st.sampled_from(["b", "w", "black", "WHITE", "x", "a1", "b2", "c1", "c3
 @given(st.lists(st.tuples(NAMES, st.lists(TOKENS, max_size=3)), max_size=30))
 def test_any_command_sequence_keeps_the_engine_consistent(commands):
     async def run() -> None:
-        engine = Engine(FakeRunner())
+        engine = Engine(ScriptedRunner())
         for name, args in commands:
             good, text = await engine.handle(Command(None, name, tuple(args)))
             assert not text.startswith("internal error"), (name, args, text)
