@@ -83,7 +83,8 @@ class Game:
     def hooks(self) -> dict[str, tuple[type, ...]]:
         """The bots.hooks Protocols each module this game names satisfies, by field (the
         optional ones, bots.hooks.OPTIONAL, aside)."""
-        out: dict[str, tuple[type, ...]] = {field: (protocol,) for field, protocol in MODULES.items() if getattr(self, field) is not None}
+        out: dict[str, tuple[type, ...]] = {field: (protocol,) for field, protocol in MODULES.items()
+                                            if getattr(self, field) is not None}
         if self.has_server:
             out["match"] += (PlayHooks,)
         return out
