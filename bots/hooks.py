@@ -43,8 +43,8 @@ class PlayersModule(Protocol):
 
 
 class Warm(Protocol):
-    """Optional in a players module: compile or load the kernels its players use; the runner
-    calls it in every worker at start (and `bots` before a local search), so no move pays."""
+    """Optional in a players module: compile or load the kernels its players use; every search
+    worker runs it at start (Game.warm, bots.registry.warm), so no move pays for it."""
 
     def warm(self) -> None: ...
 

@@ -21,7 +21,7 @@ from typing import Any
 
 import structlog
 
-from search.contracts import Context
+from search.contracts import Context, Player
 
 from .. import clock, registry
 from ..log import ensure_configured
@@ -40,14 +40,14 @@ class Environment:
     game: str
     size: int
     us: int
-    player: Any
+    player: Player
     total_time: float
     previous: Any = None  # the position after our last move
     asked: Any = None  # the last position we were asked about and what we answered
     refused: set = field(default_factory=set)
 
 
-def _player_from_env(game: str) -> Any:
+def _player_from_env(game: str) -> Player:
     spec = os.environ.get("BOTS_PLAYER", "").strip()
     if not spec:
         return make_player(game, registry.get(game).default_player)

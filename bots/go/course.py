@@ -41,7 +41,7 @@ from typing import Any
 import structlog
 
 from search.budget import Budget
-from search.contracts import Context
+from search.contracts import Context, Player
 
 from .. import clock
 from ..log import ensure_configured
@@ -163,7 +163,7 @@ class myPlayer:  # noqa: N801 - the name the course's referee imports
         self._reset()
 
     def _new_player(self) -> None:
-        self.player: Any = make_player("go", self.player_name, self.params)
+        self.player: Player = make_player("go", self.player_name, self.params)
 
     def _reset(self) -> None:
         self.state: State = empty(self.size, komi=0, superko="goban")
