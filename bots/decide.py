@@ -1,6 +1,6 @@
 """The one move path of every session: search in the workers, our rules check, one log line.
 
-    move, report = await decide(runner, "go", "mcts", params, state, budget, context=..., log=log)
+    move, report = await decide(runner, "go", "mcts", params, state, budget, Context(...), log=log)
 
 1. The game's fallback move (bots.registry: Game.fallback, cheap and legal) is computed in a
    thread while the search runs, so nothing heavier than a message runs on the event loop.
@@ -8,7 +8,7 @@
    says `parallel = True` (root parallelism) as many as the session's share, and the root
    votes are added up (`merge`).
 3. The move is checked by our rules (bots.legal.refusal: `state.play(move)` must not raise
-   IllegalMove, and it must not be one the server refused this turn: `context["exclude"]`);
+   IllegalMove, and it must not be one the server refused this turn: `Context.exclude`);
    a failed, late or illegal search gives the fallback.
 4. One log line per move: the move, budget, used, depth, nodes, late_by, fallback reason.
 
@@ -17,7 +17,9 @@ this process, in a daemon thread: never in a worker, with no fallback computed a
 watched, so that a person's thinking time never turns into a fallback move or a killed worker.
 The move is sent as typed (the server decides if its time ran out), after the same rules check.
 
-How long to think (the budget) is the session's business: it knows the server's clock.
+How long to think (the budget) is the session's business: it knows the server's clock.  What
+else it knows about the move (its clock, the moves the server refused) is the move's
+`search.contracts.Context`; without one, every search, fallback and check gets `Context()`.
 """
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ import time
 from typing import Any
 
 from search.budget import Budget
+from search.contracts import Context, State
 from search.root import merge_votes
 
 from . import registry
@@ -51,11 +54,12 @@ def merge(reports: list[MoveReport]) -> MoveReport:
                                votes=totals)
 
 
-async def decide(runner: SearchRunner, game: str, player: str, params: tuple, state: Any, budget: Budget,
-                 context: dict | None = None, log: Any = None, **fields: Any) -> tuple[Any, MoveReport]:
+async def decide(runner: SearchRunner, game: str, player: str, params: tuple, state: State, budget: Budget,
+                 context: Context | None = None, log: Any = None, **fields: Any) -> tuple[Any, MoveReport]:
     """Our move for `state`, always legal by our rules, and what the search did (`fields` are
     added to the move's log line)."""
     info = registry.get(game)
+    context = context or Context()
     if is_person(game, player):
         fallback, who = None, "the person"
         report = await _asked(game, player, params, state, budget, context)
@@ -87,8 +91,8 @@ async def decide(runner: SearchRunner, game: str, player: str, params: tuple, st
     return move, report
 
 
-async def _asked(game: str, player: str, params: tuple, state: Any, budget: Budget,
-                 context: dict | None) -> MoveReport:
+async def _asked(game: str, player: str, params: tuple, state: State, budget: Budget,
+                 context: Context) -> MoveReport:
     """A person's move (see the module docstring): a person's player keeps asking until our
     rules allow the move, and decide checks it again, as it checks a search's."""
     person = make_player(game, player, dict(params))

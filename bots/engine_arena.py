@@ -32,6 +32,7 @@ from typing import Any, Callable, Protocol
 import structlog
 
 from protocol.errors import IllegalMove, ProtocolError
+from search.contracts import Context
 
 from . import clock
 from . import records as game_records
@@ -184,7 +185,7 @@ async def _ask(rules: Rules, side: AnySide, state: Any, runner: SearchRunner, pe
     else:  # our pace, all of it thinking, and no deadline (the runner's grace); a person has none
         pace = math.inf if is_person(rules.game, side.player) else per_move
         budget = clock.budget(arrived=arrived, pace=pace, overhead=0.0, floor=0.0)
-    context = None if time_left is None else {"time_left": time_left}
+    context = Context(time_left=time_left)
     if isinstance(side, OurSide):
         try:
             move, _ = await decide(runner, rules.game, side.player, side.params, state, budget, context,

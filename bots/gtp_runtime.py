@@ -44,6 +44,7 @@ import structlog
 import bots
 from protocol.gtp import Command, CommandDecoder, ProtocolError, UsageError, encode_response, parse_color
 from search.budget import Budget
+from search.contracts import Context
 
 from .decide import decide
 from .players import make_player
@@ -198,7 +199,7 @@ class Engine:
             self.log.exception("command raised", command=cmd.name, args=cmd.args)
             return False, f"internal error: {type(exc).__name__}"
 
-    async def think(self, state: Any, budget: Budget, context: dict | None = None) -> tuple[Any, MoveReport]:
+    async def think(self, state: Any, budget: Budget, context: Context | None = None) -> tuple[Any, MoveReport]:
         """Our player's move for `state` through `bots.decide.decide`: legal by our rules,
         whatever the search did."""
         return await decide(self.runner, self.game, self.player, self.params, state, budget, context, log=self.log)

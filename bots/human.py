@@ -12,7 +12,7 @@ coordinates of the groups).  The rest is shared by every game:
   meanwhile, the server decides (as for any late move).  A command whose every player is a
   person starts no search workers (bots.cmdline.search_workers).
 * Before each question the board is drawn with the game's `render` and the clock is shown:
-  the game clock where the session knows it (context["time_left"], seconds on our clock when
+  the game clock where the session knows it (Context.time_left, seconds on our clock when
   the position arrived), else the seconds left for this move (the budget); nothing when the
   game is untimed (an infinite budget: the arenas' per-move time does not bind a person).
 * `help` explains the notation; `quit` (or end of input, Ctrl-D) raises Quit, which ends the
@@ -36,6 +36,7 @@ from typing import Any, ClassVar
 
 from protocol.errors import UsageError
 from search.budget import Budget, SearchResult
+from search.contracts import Context
 
 from . import registry
 from .legal import refusal
@@ -69,9 +70,9 @@ def duration(seconds: float) -> str:
     return f"{minutes}:{rest:02d}"
 
 
-def clock_text(budget: Budget, context: dict) -> str:
+def clock_text(budget: Budget, context: Context) -> str:
     """What the clock says now, as a prompt's prefix ("" when the game is untimed)."""
-    left = context.get("time_left")
+    left = context.time_left
     if left is not None:
         return f"[your clock: {duration(left - (time.monotonic() - budget.start))} left] "
     if math.isfinite(budget.seconds):
@@ -115,18 +116,18 @@ class Person(ABC):
 
     # -- the shared dialogue ------------------------------------------------------------------
 
-    def choose(self, state: Any, context: dict | None, budget: Budget) -> SearchResult:
+    def choose(self, state: Any, context: Context | None, budget: Budget) -> SearchResult:
         if state.is_terminal():
             raise UsageError("the game is over: there is no move to choose")
         t0 = time.monotonic()
         with _TERMINAL:
             try:  # Ctrl-C may come at any moment, not only while reading
-                move = self._ask(state, context or {}, budget)
+                move = self._ask(state, context or Context(), budget)
             except KeyboardInterrupt:
                 raise Quit("interrupted (Ctrl-C)") from None
         return SearchResult(move, elapsed=time.monotonic() - t0)
 
-    def _ask(self, state: Any, context: dict, budget: Budget) -> Any:
+    def _ask(self, state: Any, context: Context, budget: Budget) -> Any:
         out = self.output_stream or sys.stdout
         colour = self.colour if self.colour is not None else out.isatty()
         out.write("\n" + registry.get(self.game).draw(state, colour=colour) + "\n")

@@ -6,13 +6,15 @@ from __future__ import annotations
 from typing import Any
 
 from protocol.errors import IllegalMove
+from search.contracts import Context
 
 
-def refusal(state: Any, move: Any, context: dict | None) -> str | None:
-    """Why our rules refuse `move` in `state` (None: it may be sent)."""
+def refusal(state: Any, move: Any, context: Context) -> str | None:
+    """Why our rules refuse `move` in `state` (None: it may be sent); `context.exclude` are the
+    moves the server refused this turn."""
     if move is None:
         return "no move"
-    if context and move in context.get("exclude", ()):
+    if move in context.exclude:
         return "the server refused it this turn"
     try:
         state.play(move)

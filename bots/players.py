@@ -1,7 +1,7 @@
 """Named, parameterised players of every game, and the job a worker runs.
 
-A player is a frozen dataclass: its fields are its options (with defaults), and
-`choose(state, context, budget) -> SearchResult` picks a move.  `make_player` builds
+A player is a dataclass that satisfies search.contracts.Player: its fields are its options
+(with defaults), and `choose(state, context, budget) -> SearchResult` picks a move.  `make_player` builds
 one from strings (CLI `key=value` or TOML values) with clear errors, so a typo in a
 config fails at start-up, not on the first move.
 """
@@ -13,6 +13,7 @@ from functools import lru_cache
 from typing import Any
 
 from search.budget import Budget, SearchResult
+from search.contracts import Context, Player, State
 
 from . import registry
 
@@ -21,7 +22,7 @@ class PlayerError(ValueError):
     """An unknown player or a bad option; the message says which."""
 
 
-def player_table(game: str) -> dict[str, type]:
+def player_table(game: str) -> dict[str, type[Player]]:
     try:
         return registry.get(game).player_table()
     except registry.UnknownGame as exc:
@@ -71,13 +72,14 @@ def parse_spec(text: str) -> tuple[str, dict[str, str]]:
     return name, params
 
 
-def make_player(game: str, name: str, params: dict[str, Any] | None = None) -> Any:
+def make_player(game: str, name: str, params: dict[str, Any] | None = None) -> Player:
     """The player `name` of `game` with `params` (strings or TOML values) applied."""
     table = player_table(game)
     if name not in table:
         raise PlayerError(f"unknown {game} player {name!r} (known: {', '.join(sorted(table))})")
     cls = table[name]
-    fields = {f.name: f for f in dataclasses.fields(cls) if f.init}
+    options: tuple[dataclasses.Field, ...] = dataclasses.fields(cls) if dataclasses.is_dataclass(cls) else ()
+    fields = {f.name: f for f in options if f.init}
     values = {}
     for key, raw in (params or {}).items():
         if key not in fields:
@@ -90,11 +92,11 @@ def make_player(game: str, name: str, params: dict[str, Any] | None = None) -> A
 
 
 @lru_cache(maxsize=16)  # more players than one daemon's bots; each may hold a search tree
-def _cached(session: str | None, game: str, name: str, params: tuple) -> Any:
+def _cached(session: str | None, game: str, name: str, params: tuple) -> Player:
     return make_player(game, name, dict(params))
 
 
-def think(game: str, name: str, params: tuple, state: Any, context: Any, session: str | None,
+def think(game: str, name: str, params: tuple, state: State, context: Context | None, session: str | None,
           budget: Budget) -> SearchResult:
     """The job a worker runs: the named player chooses a move for `state`.
 

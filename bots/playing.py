@@ -108,7 +108,7 @@ async def keep_playing(entry: BotSettings, runner: SearchRunner, backoff: Backof
 def add_parser(sub: argparse._SubParsersAction, game: registry.Game) -> None:
     """`bots play <game>`: the shared options and the game's own (its match hooks'
     add_play_arguments)."""
-    hooks = game.module("match")
+    hooks = game.play_hooks()
     default = game.default_player
     text = f"{game.summary}: one bot on a server"
     p = sub.add_parser(game.name, help=text, formatter_class=argparse.RawDescriptionHelpFormatter,
@@ -134,7 +134,7 @@ def run(args: argparse.Namespace) -> int:
 
     game = registry.get(args.game)
     session = game.module("session")
-    table = {"name": args.name, "game": args.game, "games": args.games, **game.module("match").play_table(args)}
+    table = {"name": args.name, "game": args.game, "games": args.games, **game.play_hooks().play_table(args)}
     if args.player is not None:
         name, params = checked_player(args.game, args.player, args.param)
         table.update(player=name, params=dict(params))

@@ -14,10 +14,10 @@ import json
 import sys
 from dataclasses import dataclass
 from pathlib import Path
-from types import ModuleType
-from typing import Any, Iterator, TextIO
+from typing import Any, Iterator, TextIO, cast
 
 from . import records, registry
+from .hooks import RecordModule, SgfRecord
 from .sgf import game_type
 
 HELP = "Enter or n: next move, p: previous, a number: jump to that move, q: quit"
@@ -40,7 +40,7 @@ class Replay:
         return self.record["turns"]
 
     @property
-    def hooks(self) -> ModuleType:
+    def hooks(self) -> RecordModule:
         return self.game.module("record")
 
 
@@ -61,7 +61,7 @@ def read(path: str | Path) -> dict:
         if not readers:
             raise ReplayError(f"{path}: an SGF file of game GM[{gm}], which no game of ours records")
         try:
-            return readers[0].module("record").from_sgf(text)
+            return cast(SgfRecord, readers[0].module("record")).from_sgf(text)
         except ValueError as exc:
             raise ReplayError(f"{path}: not an SGF record we can read ({exc})") from None
     try:

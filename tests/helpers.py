@@ -1,4 +1,5 @@
-"""Small waits for tests: a condition with a deadline, and an awaited event with a deadline.
+"""Small waits for tests: a condition with a deadline, and an awaited event with a deadline;
+and ScriptedRunner, the one stand-in for bots.runner.SearchRunner.
 
 Waits on sleeps that decide ordering become waits on events (issue 9 item 7): a test that
 needs one thing to happen before another awaits the event that says so (a server's
@@ -20,11 +21,15 @@ import sys
 import threading
 import time
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any, Awaitable, Callable, Iterator
 
 import pytest
 import structlog
 from structlog.testing import capture_logs
+
+from bots.runner import MoveReport
+from search.budget import Budget
 
 POLL = 0.005  # seconds between two looks at a condition
 ROOT = Path(__file__).resolve().parents[1]
@@ -145,3 +150,75 @@ def info_logs() -> Iterator[list[dict]]:
             yield logs
     finally:
         structlog.configure(wrapper_class=saved["wrapper_class"])
+
+
+FALLBACK = "a stand-in runner: the fallback"  # the reason a scripted failed search gives
+
+
+class ScriptedRunner:
+    """Stands in for bots.runner.SearchRunner: no worker, every search answered at once from a
+    script, and every search's arguments recorded.
+
+    `script`: the answers to the searches (`run`), in turn: a MoveReport, returned as it is; a
+    move, as a search that found it (depth 1, one node); None, a search that failed (FALLBACK:
+    bots.decide then sends the game's fallback move).  Once the script is used up every search
+    gets `then`, in the same forms (None: the fallback).  `script` is a list the test may
+    replace between moves.  `workers`: the share of the workers a session gets
+    (`session().share()`, over which bots.decide fans a voting player).
+
+    `calls` holds each search's (args, budget), args being the job's arguments after the job
+    (bots.players.think: game, player, params, state, context, session key); `last_state`,
+    `last_context` and `last_budget` read the last one.  `ScriptedRunner.factory(...)` stands in
+    for the SearchRunner class, constructor and `async with` included.
+    """
+
+    def __init__(self, *script: Any, workers: int = 1, then: Any = None) -> None:
+        self.script = list(script)
+        self.then = then
+        self.workers = workers
+        self.calls: list[tuple[tuple, Budget]] = []
+        self.made_with: tuple[tuple, dict] = ((), {})  # the SearchRunner arguments (factory)
+
+    @classmethod
+    def factory(cls, *script: Any, then: Any = None) -> Callable[..., "ScriptedRunner"]:
+        """A stand-in for the SearchRunner class: each call, with SearchRunner's arguments
+        (workers, grace, games, background, ...), makes a ScriptedRunner of this script that
+        records them in `made_with`."""
+
+        def make(*args: Any, **options: Any) -> ScriptedRunner:
+            workers = args[0] if args else options.get("workers")
+            runner = cls(*script, workers=workers or 1, then=then)
+            runner.made_with = (args, options)
+            return runner
+
+        return make
+
+    async def __aenter__(self) -> "ScriptedRunner":
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        return None
+
+    def session(self) -> Any:
+        return SimpleNamespace(key="s", share=lambda: self.workers)
+
+    async def run(self, job: Callable[..., Any], *args: Any, budget: Budget, fallback: Any = None) -> MoveReport:
+        self.calls.append((args, budget))
+        answer = self.script.pop(0) if self.script else self.then
+        if isinstance(answer, MoveReport):
+            return answer
+        if answer is None:
+            return MoveReport(None, budget.seconds, 0.0, 0, 1, 0.0, FALLBACK)
+        return MoveReport(answer, budget.seconds, 0.0, 1, 1, 0.0)
+
+    @property
+    def last_state(self) -> Any:
+        return self.calls[-1][0][3]
+
+    @property
+    def last_context(self) -> Any:
+        return self.calls[-1][0][4]
+
+    @property
+    def last_budget(self) -> Budget:
+        return self.calls[-1][1]

@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 
 from bots import cli, cmdline
-from tests.helpers import WITH_SIGINT
+from tests.helpers import WITH_SIGINT, ScriptedRunner
 
 ROOT = Path(__file__).resolve().parents[1]
 BOTS = [sys.executable, "-m", "bots.cli"]
@@ -319,18 +319,6 @@ def test_checked_player_keeps_typed_values_and_merges_params():
         cmdline.checked_player("twilight", ("expecti", ()), ["max_groups"])
 
 
-class FakeRunner:
-    def __init__(self, workers=None, grace=0.1, games=None, background=False):
-        self.workers = workers
-        self.games = games
-
-    async def __aenter__(self):
-        return self
-
-    async def __aexit__(self, *exc):
-        return None
-
-
 @pytest.fixture
 def captured_play(monkeypatch):
     """cmd_play with the network and the workers replaced: the TwilightBot it would play with."""
@@ -344,7 +332,7 @@ def captured_play(monkeypatch):
         return [{"species": "vampires", "moves": 3}]
 
     monkeypatch.setattr(session, "play", fake_play)
-    monkeypatch.setattr(bots.runner, "SearchRunner", FakeRunner)
+    monkeypatch.setattr(bots.runner, "SearchRunner", ScriptedRunner.factory())
     return seen
 
 

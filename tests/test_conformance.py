@@ -19,6 +19,7 @@ from bots.twilight.maps import load_map, shipped_maps
 from bots.twilight.players import greedy_action
 from bots.twilight.rules import MAX_UNITS, IllegalMove, Species, State, is_legal, state_from_cells
 from search.budget import Budget
+from search.contracts import Context
 
 MAPS = sorted(shipped_maps())
 
@@ -125,7 +126,7 @@ def play_game(map_name: str, players: tuple[str, str], seed: int, max_plies: int
         if rng.random() < 0.2:  # now and then a whole-group move straight from legal_moves()
             move = rng.choice(state.legal_moves())
         else:
-            move = movers[state.to_move].choose(state, {}, Budget(1.0)).move
+            move = movers[state.to_move].choose(state, Context(), Budget(1.0)).move
         state = check_move(state, move, rng)
         plies += 1
         assert plies <= max_plies

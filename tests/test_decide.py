@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import dataclasses
 import threading
-from types import SimpleNamespace
 
 import pytest
 
@@ -15,21 +14,10 @@ from bots.decide import decide
 from bots.legal import refusal
 from bots.runner import MoveReport
 from search.budget import Budget
+from search.contracts import Context
+from tests.helpers import ScriptedRunner
 
-
-class Scripted:
-    """Stands in for SearchRunner: answers every search with `move` (reason: a failed search)."""
-
-    def __init__(self, move, reason=None):
-        self.move, self.reason = move, reason
-        self.calls = 0
-
-    def session(self):
-        return SimpleNamespace(key="s", share=lambda: 1)
-
-    async def run(self, job, *args, budget, fallback=None):
-        self.calls += 1
-        return MoveReport(self.move, budget.seconds, 0.01, 3, 100, 0.0, self.reason)
+LATE = MoveReport(None, 1.0, 0.01, 3, 100, 0.0, "worker late")  # a search that failed: the fallback
 
 
 class Log:
@@ -46,7 +34,7 @@ class Log:
 def positions(game):
     """A start position and the first legal move the game's fallback would not play."""
     state = game.start(game.setups[0])
-    return state, game.fallback(state, None)
+    return state, game.fallback(state, Context())
 
 
 @pytest.mark.parametrize("name", registry.names())
@@ -54,9 +42,9 @@ async def test_a_legal_search_move_is_sent_and_logged_once(name):
     game = registry.get(name)
     state, move = positions(game)
     log = Log()
-    sent, report = await decide(Scripted(move), name, game.default_player or "random", (), state, Budget(1.0),
-                                log=log, extra=7)
-    assert sent == move and report.fallback is None and refusal(state, sent, None) is None
+    sent, report = await decide(ScriptedRunner(then=move), name, game.default_player or "random", (), state,
+                                Budget(1.0), log=log, extra=7)
+    assert sent == move and report.fallback is None and refusal(state, sent, Context()) is None
     (line,) = log.lines
     assert line[:2] == ("info", "move")
     assert {"move", "budget", "used", "depth", "nodes", "late_by", "fallback"} <= set(line[2])
@@ -76,12 +64,13 @@ async def test_a_move_our_rules_refuse_is_replaced_by_the_fallback(name, monkeyp
 
     monkeypatch.setitem(registry.games(), name, dataclasses.replace(game, fallback=watched))
     later = state.play(move)
-    bad = real(later, None)  # legal after `move`, so (in every game here) not from `state`
-    if refusal(state, bad, None) is None:
+    bad = real(later, Context())  # legal after `move`, so (in every game here) not from `state`
+    if refusal(state, bad, Context()) is None:
         bad = object()  # the game allowed it: a malformed move instead
     log = Log()
-    sent, report = await decide(Scripted(bad), name, game.default_player or "random", (), state, Budget(1.0), log=log)
-    assert refusal(state, sent, None) is None
+    sent, report = await decide(ScriptedRunner(then=bad), name, game.default_player or "random", (), state,
+                                Budget(1.0), log=log)
+    assert refusal(state, sent, Context()) is None
     assert report.fallback.startswith("illegal move from the search")
     assert [line[0] for line in log.lines] == ["error", "info"]
     assert threads and threads[0] != threading.get_ident()  # the fallback ran off the event loop
@@ -91,11 +80,12 @@ async def test_a_move_our_rules_refuse_is_replaced_by_the_fallback(name, monkeyp
 async def test_a_failed_search_and_a_refused_move_get_the_fallback(name):
     game = registry.get(name)
     state, move = positions(game)
-    sent, report = await decide(Scripted(None, "worker late"), name, game.default_player or "random", (), state,
+    sent, report = await decide(ScriptedRunner(then=LATE), name, game.default_player or "random", (), state,
                                 Budget(1.0))
-    assert refusal(state, sent, None) is None and report.fallback == "worker late"
-    context = {"exclude": frozenset([move])}
+    assert refusal(state, sent, Context()) is None and report.fallback == "worker late"
+    context = Context(exclude={move})
     assert refusal(state, move, context) == "the server refused it this turn"
-    sent, report = await decide(Scripted(move), name, game.default_player or "random", (), state, Budget(1.0),
-                                context)
+    sent, report = await decide(ScriptedRunner(then=move), name, game.default_player or "random", (), state,
+                                Budget(1.0), context)
     assert report.fallback == "illegal move from the search (the server refused it this turn)"
+    assert refusal(state, sent, context) is None  # the fallback is not the refused move either

@@ -21,6 +21,7 @@ import time
 import pytest
 
 from search.budget import Budget
+from search.contracts import Context
 
 from bots import decide as decide_mod
 from bots import settings
@@ -258,7 +259,7 @@ def test_a_persons_time_is_not_a_searchs_deadline(monkeypatch):
 
     async def main():
         async with SearchRunner(0, games=["gopher"]) as runner:
-            return await decide_mod.decide(runner, "gopher", "human", (), gopher_start(3), Budget(0.05), {})
+            return await decide_mod.decide(runner, "gopher", "human", (), gopher_start(3), Budget(0.05), Context())
 
     move, report = asyncio.run(main())
     sys.stdout.close()

@@ -27,6 +27,7 @@ from bots.stats import wilson
 from bots.twilight.maps import load_map
 from bots.twilight.rules import Species, validate
 from search.budget import Budget
+from search.contracts import Context
 
 CAP_SECONDS = 60.0  # the node budget decides; this only stops a runaway search
 
@@ -54,7 +55,7 @@ def game(job: tuple) -> tuple:
         for species in most:
             most[species] = max(most[species], len(state.groups(species)))
         player, budget = players[state.to_move]
-        result = player.choose(state, {"opponent_max_groups": most[state.to_move.other]},
+        result = player.choose(state, Context(opponent_max_groups=most[state.to_move.other]),
                                Budget(CAP_SECONDS, nodes=budget))
         validate(state, state.to_move, result.move)
         state = state.play(result.move, rng)

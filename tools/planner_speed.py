@@ -21,6 +21,7 @@ from bots.twilight.maps import load_map, shipped_maps
 from bots.twilight.planner import Planner
 from bots.twilight.players import greedy_action
 from search.budget import Budget
+from search.contracts import Context
 
 
 def load_old(path: str):
@@ -53,7 +54,7 @@ def main(old_file: str, nodes: int) -> int:
         out = {}
         for tag, player in players:
             t0 = time.process_time()
-            result = player.choose(position, {}, Budget(600, nodes=nodes))
+            result = player.choose(position, Context(), Budget(600, nodes=nodes))
             used = time.process_time() - t0
             out[tag] = (result, used)
             cpu[tag] += used

@@ -1,6 +1,8 @@
 """The Dodo players, by name: random, alphabeta (seed 004), mcts, human (the person at
 this terminal, bots.gnd.human)."""
 
+from search.contracts import Player
+
 from ..gnd import human, players as gnd
 from . import rules as dodo_rules
 
@@ -24,4 +26,4 @@ class Human(human.Human):
                   "forward (red up, blue down); who cannot move WINS.")
 
 
-PLAYERS = {"random": Random, "alphabeta": AlphaBeta, "mcts": MCTS, "human": Human}
+PLAYERS: dict[str, type[Player]] = {"random": Random, "alphabeta": AlphaBeta, "mcts": MCTS, "human": Human}

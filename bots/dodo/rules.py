@@ -92,7 +92,7 @@ class State(HexState):
         return expected_moves(Position(self))
 
 
-LAYOUTS = ("gnd", "steere")  # the starting layouts `start` knows, the first the default
+LAYOUTS: tuple[str, ...] = ("gnd", "steere")  # the starting layouts `start` knows, the first the default
 
 
 def start(size: int, layout: str = "gnd") -> State:

@@ -14,6 +14,7 @@ import random
 import time
 
 from search.budget import Budget
+from search.contracts import Context
 
 from ..cmdline import count, players_text, positive
 from ..players import make_player
@@ -67,7 +68,7 @@ def bench(game: str, sizes: list[int], players: list[str], seconds: float) -> st
         for label, state in positions(game, size):
             for name in players:
                 player = make_player(game, name, {"solve_share": 0, "book": False} if name != "random" else {})
-                r = player.choose(state, {}, Budget(seconds))
+                r = player.choose(state, Context(), Budget(seconds))
                 count = r.depth if name == "mcts" else r.nodes
                 unit = "iterations" if name == "mcts" else "nodes"
                 depth = "-" if name == "mcts" else str(r.depth)

@@ -21,6 +21,8 @@ from typing import Any
 
 import structlog
 
+from search.contracts import Context, Player
+
 from .. import clock, registry
 from ..log import ensure_configured
 from ..players import make_player, parse_spec
@@ -38,14 +40,14 @@ class Environment:
     game: str
     size: int
     us: int
-    player: Any
+    player: Player
     total_time: float
     previous: Any = None  # the position after our last move
     asked: Any = None  # the last position we were asked about and what we answered
     refused: set = field(default_factory=set)
 
 
-def _player_from_env(game: str) -> Any:
+def _player_from_env(game: str) -> Player:
     spec = os.environ.get("BOTS_PLAYER", "").strip()
     if not spec:
         return make_player(game, registry.get(game).default_player)
@@ -71,7 +73,7 @@ def strategy(env: Environment, state: list, player: int, time_left: float) -> tu
         log.warning("action refused by the server; choosing another", action=env.asked[1])
     else:
         env.refused = set()
-    context = {"previous": env.previous, "exclude": frozenset(env.refused)}
+    context = Context(exclude=frozenset(env.refused), previous=env.previous)
     budget = clock.budget(arrived=arrived, time_left=float(time_left), moves_left=position.expected_moves(),
                           overhead=OVERHEAD)
     try:

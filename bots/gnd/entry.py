@@ -13,9 +13,8 @@ registry (`Game.rules`, the module `rules(name)` returns), and a gnd game's rule
 
 from __future__ import annotations
 
-from types import ModuleType
-
 from .. import registry
+from ..hooks import RulesModule
 
 SESSION = __package__ + ".session"  # what makes a registered game a gnd game
 
@@ -63,7 +62,7 @@ def names() -> tuple[str, ...]:
     return tuple(name for name, game in registry.games().items() if game.session == SESSION)
 
 
-def rules(name: str) -> ModuleType:
+def rules(name: str) -> RulesModule:
     """The rules module of gnd game `name`; ValueError naming the gnd games for any other name."""
     game = registry.games().get(name)
     if game is None or game.session != SESSION:

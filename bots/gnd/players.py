@@ -13,11 +13,13 @@ import random
 import time
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
-from types import ModuleType
 from typing import Any, ClassVar
 
 from search import mcts, negamax
 from search.budget import Budget, SearchResult
+from search.contracts import Context
+
+from ..hooks import RulesModule
 
 TABLE_LIMIT = 1_500_000  # entries per table before it is cleared (about 300 MB at worst)
 
@@ -27,23 +29,22 @@ class Random:
     """Uniformly random legal moves (the built-in opponent of the course server)."""
 
     seed: int | None = None
-    rules: ClassVar[ModuleType]
+    rules: ClassVar[RulesModule]
 
     def __post_init__(self) -> None:
         self._rng = random.Random(self.seed)
 
-    def choose(self, state: Any, context: Any, budget: Budget) -> SearchResult:
-        return SearchResult(self._rng.choice(allowed(state, context)), 0.0, 0, 1, 0.0)
+    def choose(self, state: Any, context: Context | None, budget: Budget) -> SearchResult:
+        return SearchResult(self._rng.choice(allowed(state, context or Context())), 0.0, 0, 1, 0.0)
 
 
-def allowed(state: Any, context: Any) -> list:
-    """The legal moves minus those the server refused (context["exclude"], after an HTTP 310)."""
-    exclude = (context or {}).get("exclude", ())
-    moves = [m for m in state.legal_moves() if m not in exclude]
+def allowed(state: Any, context: Context) -> list:
+    """The legal moves minus those the server refused (context.exclude, after an HTTP 310)."""
+    moves = [m for m in state.legal_moves() if m not in context.exclude]
     return moves or state.legal_moves()
 
 
-def quick_move(rules: ModuleType, state: Any, context: Any = None) -> Any:
+def quick_move(rules: RulesModule, state: Any, context: Context = Context()) -> Any:
     """A cheap decent move (one ply, the search's evaluation): the fallback if a search fails."""
     pos = rules.Position(state)
     best, best_value = None, None
@@ -62,19 +63,19 @@ class _Searcher(ABC):
 
     solve_share: float = 0.3  # the share of the budget the exact solver may use first
     book: bool = True  # known winning lines (Gopher: opening table, Edwards on odd sizes)
-    rules: ClassVar[ModuleType]
+    rules: ClassVar[RulesModule]
     _solved: dict = field(default_factory=dict, init=False, repr=False)
 
     def __post_init__(self) -> None:
         if not 0.0 <= self.solve_share <= 1.0:
             raise ValueError(f"solve_share {self.solve_share} is outside 0..1")
 
-    def choose(self, state: Any, context: Any, budget: Budget) -> SearchResult:
+    def choose(self, state: Any, context: Context | None, budget: Budget) -> SearchResult:
         t0 = time.monotonic()
-        context = context or {}
-        exclude = context.get("exclude", ())
+        context = context or Context()
+        exclude = context.exclude
         if self.book:
-            move = self.rules.book_move(state, context.get("previous"))
+            move = self.rules.book_move(state, context.previous)
             if move is not None and state.is_legal(move) and move not in exclude:
                 return SearchResult(move, 1.0, 0, 0, time.monotonic() - t0)
         pos = self.rules.Position(state)

@@ -27,6 +27,7 @@ import aiohttp
 import structlog
 
 from protocol import gnd
+from search.contracts import Context
 
 from .. import clock, fields, records, registry
 from ..backoff import Backoff
@@ -239,7 +240,7 @@ async def _game(bot: GndBot, client: _Http, runner: SearchRunner, turn: gnd.Turn
             why = "no legal move" if not legal else "the server refused every legal action"
             glog.error("cannot move; leaving this game", reason=why, refused=sorted(map(str, exclude)))
             return _summary(turn, us, moves, refused, abandoned=why, bot=bot, first=first, turns=turns)
-        context = {"previous": previous, "exclude": frozenset(exclude), "time_left": turn.clocktime}
+        context = Context(time_left=turn.clocktime, exclude=frozenset(exclude), previous=previous)
         if before is not None:  # what our last move cost on the server's clock besides thinking
             overhead.observe(before[0], turn.clocktime, before[1])
         budget = clock.budget(arrived=arrived, time_left=turn.clocktime, moves_left=state.expected_moves(),

@@ -30,6 +30,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from search.budget import Budget, SearchResult
+from search.contracts import Context
 
 from . import book, kernel as K
 from .board import PASS, State, parse_point
@@ -65,7 +66,7 @@ class AlphaBeta:
         self._rng = random.Random(self.seed)
         self._depth = self.min_depth
 
-    def choose(self, state: State, context: dict | None, budget: Budget) -> SearchResult:
+    def choose(self, state: State, context: Context | None, budget: Budget) -> SearchResult:
         start = time.monotonic()
         if state.is_terminal():
             return SearchResult(PASS)
@@ -79,7 +80,7 @@ class AlphaBeta:
             move = self._opening(state, ply)
             if move is not None:
                 return SearchResult(move, 0.0, 0, 0, time.monotonic() - start)
-        time_left = (context or {}).get("time_left")
+        time_left = (context or Context()).time_left
         # a node budget makes the move reproducible: deepen to max_depth until the nodes run out
         depth = self.max_depth if budget.nodes else self._target_depth(time_left)
         move, value, reached, nodes = self._search(state, depth, budget.deadline - 0.01, budget.nodes)

@@ -28,6 +28,7 @@ from typing import Any, Callable
 import structlog
 
 from protocol import cgos
+from search.contracts import Context
 
 from .. import __version__, clock, fields, records
 from ..clock import Overhead
@@ -329,7 +330,7 @@ class _Session(Client):
         budget = clock.budget(arrived=arrived, time_left=event.time_left, moves_left=moves_left(state),
                               overhead=game.overhead.value)
         move, _ = await decide(self.runner, "go", self.bot.player, self.bot.params, state, budget,
-                               {"time_left": event.time_left}, log=game.log,
+                               Context(time_left=event.time_left), log=game.log,
                                overhead=round(game.overhead.value, 3))
         await self._send(cgos.encode_move(point_name(move, state.size).lower()))
         game.before = (event.time_left, time.monotonic() - arrived)

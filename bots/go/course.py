@@ -41,6 +41,7 @@ from typing import Any
 import structlog
 
 from search.budget import Budget
+from search.contracts import Context, Player
 
 from .. import clock
 from ..log import ensure_configured
@@ -162,7 +163,7 @@ class myPlayer:  # noqa: N801 - the name the course's referee imports
         self._reset()
 
     def _new_player(self) -> None:
-        self.player: Any = make_player("go", self.player_name, self.params)
+        self.player: Player = make_player("go", self.player_name, self.params)
 
     def _reset(self) -> None:
         self.state: State = empty(self.size, komi=0, superko="goban")
@@ -241,9 +242,9 @@ class myPlayer:  # noqa: N801 - the name the course's referee imports
             self._warm.join(seconds / 2)
             if self._warm.is_alive():
                 log.warning("kernels still compiling: sending the fallback move")
-                move = fallback(state, None)
+                move = fallback(state, Context())
             else:
-                result = self.player.choose(state, {"time_left": time_left}, budget)
+                result = self.player.choose(state, Context(time_left=time_left), budget)
                 move, depth, nodes = result.move, result.depth, result.nodes
         except Exception:
             log.exception("the player failed; sending a random legal move")

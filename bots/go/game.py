@@ -13,16 +13,22 @@ def start(setup: str):
 def fallback(state, context):
     """The opening book's move when it knows the position (a first move asked for while the
     kernels still compile is a good one), else a random legal move that fills no own eye (the
-    same one for the same position).  Neither needs a compiled kernel (bots.go.fallback)."""
+    same one for the same position); never one of `context.exclude`.  Neither needs a
+    compiled kernel (bots.go.fallback)."""
     import random
 
     from .book import lookup
     from .fallback import random_move
 
     move = lookup(state)
-    if move is not None and move not in (context or {}).get("exclude", ()):
+    if move is not None and move not in context.exclude:
         return move
-    return random_move(state, random.Random(state.key()))
+    rng = random.Random(state.key())
+    move = random_move(state, rng)
+    if move in context.exclude:  # (no Go server refuses a move yet; the contract says so)
+        allowed = [m for m in state.legal_moves() if m not in context.exclude]
+        move = rng.choice(allowed) if allowed else move
+    return move
 
 
 def notation(state, move):

@@ -32,6 +32,7 @@ from typing import Any
 import numpy as np
 
 from protocol.gtp import Command, ProtocolError, board_size_limit, parse_vertex
+from search.contracts import Context
 
 from .. import gtp_runtime
 from ..clock import TimeSettings
@@ -154,8 +155,7 @@ class Engine(ClockedEngine):
         colour = _colour(arg)
         state = self._turn(colour)
         budget, left = self.move_budget(colour, arrived)
-        context = {"time_left": left} if left is not None else None
-        move, _ = await self.think(state, budget, context)
+        move, _ = await self.think(state, budget, Context(time_left=left))
         new = state.play(move)  # decide guarantees legality; a failure here is a bug
         if commit:
             self._commit(new)

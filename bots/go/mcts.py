@@ -28,6 +28,7 @@ import numpy as np
 
 from search import uct
 from search.budget import Budget, SearchResult
+from search.contracts import Context
 
 from . import book, kernel as K
 from .board import PASS, State
@@ -79,7 +80,7 @@ class MCTS:
         K.seed(self.seed if self.seed is not None else int.from_bytes(os.urandom(4), "little"))
 
     # -- the search -----------------------------------------------------------------------
-    def choose(self, state: State, context: dict | None, budget: Budget) -> SearchResult:
+    def choose(self, state: State, context: Context | None, budget: Budget) -> SearchResult:
         start = time.monotonic()
         if state.is_terminal():
             return SearchResult(PASS)

@@ -2,8 +2,8 @@
 human (the person at this terminal, bots.go.human).
 
 Every player takes an immutable `State` and a `Budget` and returns a `SearchResult` whose
-move is legal on that State (a point or PASS).  `context` is a dict or None; the key
-players read is "time_left" (seconds on our whole clock, when the session knows it).
+move is legal on that State (a point or PASS).  `context` is a search.contracts.Context or
+None; the field players read is `time_left` (seconds on our whole clock, when the session knows it).
 """
 
 from __future__ import annotations
@@ -12,6 +12,7 @@ import random
 from dataclasses import dataclass
 
 from search.budget import Budget, SearchResult
+from search.contracts import Context, Player
 
 from .alphabeta import AlphaBeta
 from .board import State
@@ -30,11 +31,11 @@ class Random:
     def __post_init__(self) -> None:
         self._rng = random.Random(self.seed)
 
-    def choose(self, state: State, context: dict | None, budget: Budget) -> SearchResult:
+    def choose(self, state: State, context: Context | None, budget: Budget) -> SearchResult:
         return SearchResult(random_move(state, self._rng), 0.0, 0, 1, 0.0)
 
 
-PLAYERS = {"random": Random, "alphabeta": AlphaBeta, "mcts": MCTS, "human": Human}
+PLAYERS: dict[str, type[Player]] = {"random": Random, "alphabeta": AlphaBeta, "mcts": MCTS, "human": Human}
 
 
 def warm() -> None:

@@ -23,8 +23,7 @@ def fallback(state, context):
     from .board import SWAP
     from .seed import winning_cells
 
-    exclude = set(context.get("exclude", ())) if context else set()
-    moves = [m for m in state.legal_moves() if m != SWAP and m not in exclude]
+    moves = [m for m in state.legal_moves() if m != SWAP and m not in context.exclude]
     me = state.to_move
     for colour in (me, 3 - me):
         urgent = [c for c in winning_cells(state.board, state.width, state.height, colour) if c in moves]

@@ -38,6 +38,7 @@ from typing import Any
 
 from protocol.errors import IllegalMove
 from protocol.gtp import Command
+from search.contracts import Context
 
 from .. import gtp_runtime, registry
 from ..clock import Clock, TimeSettings
@@ -182,8 +183,7 @@ class Engine(ClockedEngine):
             return "resign"
         state = self._turn(self.canonical(colour))
         budget, left = self.move_budget(colour, arrived)
-        context = {"time_left": left} if left is not None else None
-        move, _ = await self.think(state, budget, context)
+        move, _ = await self.think(state, budget, Context(time_left=left))
         new = state.play(move)  # decide guarantees legality; a failure here is a bug
         if commit:
             self._commit(new)
@@ -353,7 +353,7 @@ def _warm() -> None:
     """Load what this process runs itself before the first genmove (the workers warm their
     own): the fallback move computed beside every search, and the connection check."""
     state = from_moves(3, [4], swap=True)
-    registry.get("hex").fallback(state, None)
+    registry.get("hex").fallback(state, Context())
     state.play(SWAP).winner()
 
 

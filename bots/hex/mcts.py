@@ -37,6 +37,7 @@ import numpy as np
 
 from search import uct
 from search.budget import Budget, SearchResult
+from search.contracts import Context
 
 from . import kernel as K
 from . import solver as S
@@ -108,12 +109,12 @@ class MCTS:
         K.seed(self.seed if self.seed is not None else int.from_bytes(os.urandom(4), "little"))
 
     # -- the move -------------------------------------------------------------------------
-    def choose(self, state: State, context: dict | None, budget: Budget) -> SearchResult:
+    def choose(self, state: State, context: Context | None, budget: Budget) -> SearchResult:
         """Our move for `state` (None only when the game is over or nothing is allowed)."""
         start = time.monotonic()
         if state.is_terminal():
             return SearchResult(None, float(state.winner() == state.to_move), 0, 0, 0.0)
-        exclude = set(context.get("exclude", ())) if context else set()
+        exclude = (context or Context()).exclude
         legal = [m for m in state.legal_moves() if m not in exclude]
         if not legal:
             return SearchResult(None)

@@ -9,13 +9,15 @@ move is legal on that State (a cell, or SWAP where the rule allows it).
 
 from __future__ import annotations
 
+from search.contracts import Player
+
 from .human import Human
 from .mcts import MCTS
 from .resistance import Resistance
 from .seed import Bruteforce, MindPath, Path, Random
 
-PLAYERS = {"random": Random, "path": Path, "mind-path": MindPath, "bruteforce": Bruteforce,
-           "resistance": Resistance, "mcts": MCTS, "human": Human}
+PLAYERS: dict[str, type[Player]] = {"random": Random, "path": Path, "mind-path": MindPath, "bruteforce": Bruteforce,
+                                    "resistance": Resistance, "mcts": MCTS, "human": Human}
 
 
 def warm() -> None:

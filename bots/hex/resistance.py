@@ -55,6 +55,7 @@ CACHE = caching()  # compiled kernels go to the per-user cache (bots.cache), nev
 from numba import njit  # noqa: E402  (after the cache directory is chosen)
 
 from search.budget import Budget, SearchResult  # noqa: E402
+from search.contracts import Context  # noqa: E402
 
 from .board import BLACK, EMPTY, SWAP, WHITE, State, connected, neighbours  # noqa: E402
 from .seed import _require_moves, edges, winning_cells  # noqa: E402
@@ -301,7 +302,7 @@ class Resistance:
         warm()
 
     # -- the move --------------------------------------------------------------------------------
-    def choose(self, state: State, context: dict | None, budget: Budget) -> SearchResult:
+    def choose(self, state: State, context: Context | None, budget: Budget) -> SearchResult:
         t0 = time.monotonic()
         _require_moves(state)
         self._deadline = budget.deadline - MARGIN

@@ -26,6 +26,7 @@ from functools import lru_cache
 
 from protocol.errors import UsageError
 from search.budget import Budget, SearchResult
+from search.contracts import Context
 
 from .board import BLACK, EMPTY, State, neighbours
 
@@ -241,7 +242,7 @@ class Random:
     def __post_init__(self) -> None:
         self._rng = random.Random(self.seed)
 
-    def choose(self, state: State, context: dict | None, budget: Budget) -> SearchResult:
+    def choose(self, state: State, context: Context | None, budget: Budget) -> SearchResult:
         t0 = time.monotonic()
         move = self._rng.choice(_require_moves(state))
         return SearchResult(move, 0.0, 0, 1, time.monotonic() - t0)
@@ -271,7 +272,7 @@ class Path:
         """Our last played stone, as remembered (None before the first move)."""
         return self._memory.last
 
-    def choose(self, state: State, context: dict | None, budget: Budget) -> SearchResult:
+    def choose(self, state: State, context: Context | None, budget: Budget) -> SearchResult:
         t0 = time.monotonic()
         empties = _require_moves(state)
         move = None
@@ -317,7 +318,7 @@ class MindPath:
         """The current plan (cells from our start edge to our goal edge), None without one."""
         return None if self._plan is None else list(self._plan)
 
-    def choose(self, state: State, context: dict | None, budget: Budget) -> SearchResult:
+    def choose(self, state: State, context: Context | None, budget: Budget) -> SearchResult:
         t0 = time.monotonic()
         empties = _require_moves(state)
         me = state.to_move
@@ -415,7 +416,7 @@ class Bruteforce:
                 out[c] = (best, theirs)
         return out
 
-    def choose(self, state: State, context: dict | None, budget: Budget) -> SearchResult:
+    def choose(self, state: State, context: Context | None, budget: Budget) -> SearchResult:
         t0 = time.monotonic()
         _require_moves(state)
         scores = self.scores(state)

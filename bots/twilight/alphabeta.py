@@ -20,6 +20,7 @@ import math
 from dataclasses import dataclass
 
 from search.budget import Budget, SearchResult
+from search.contracts import Context
 from search.minimax import search
 
 from .rules import State, Species, distance, outcomes
@@ -116,5 +117,5 @@ class AlphaBeta:
         if self.max_depth < 1:
             raise ValueError("max_depth must be at least 1")
 
-    def choose(self, state: State, context: dict, budget: Budget) -> SearchResult:
+    def choose(self, state: State, context: Context | None, budget: Budget) -> SearchResult:
         return search(state, SeedZeroModel(state.to_move), budget, self.max_depth)

@@ -13,6 +13,7 @@ import random
 import time
 
 from search.budget import Budget
+from search.contracts import Context
 
 from ..cmdline import UsageFailure, players_text, positive
 from ..players import make_player
@@ -59,7 +60,7 @@ def bench(maps: list[str] | None, players: list[str], seconds: float) -> str:
                 for params, tag in (({}, name), ({"max_depth": 30}, f"{name} (unbounded)")):
                     player = make_player("twilight", name, params)
                     t0 = time.monotonic()
-                    result = player.choose(state, {}, Budget(seconds))
+                    result = player.choose(state, Context(), Budget(seconds))
                     used = time.monotonic() - t0
                     nps = result.nodes / used if used > 0 else 0.0
                     totals.setdefault(tag, []).append(nps)
@@ -90,7 +91,7 @@ def scaling(players: list[str], seconds: float, sizes=(10, 20, 30), camps=(10, 2
                 for name in players:
                     player = make_player("twilight", name, {})
                     t0 = time.monotonic()
-                    result = player.choose(position, {}, Budget(seconds))
+                    result = player.choose(position, Context(), Budget(seconds))
                     used = time.monotonic() - t0
                     groups = len(position.groups(position.to_move))
                     rows.append(f"{f'{size}x{size}, {homes} camps':<16}{label:<10}{name:<12}{groups:>7}"

@@ -29,6 +29,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from search.budget import Budget, SearchResult
+from search.contracts import Context
 from search.minimax import search
 
 from .rules import State, Species, distance, neighbours, outcomes
@@ -198,8 +199,8 @@ class Expecti:
         if self.max_groups < 1:
             raise ValueError("max_groups must be at least 1")
 
-    def choose(self, state: State, context: dict, budget: Budget) -> SearchResult:
-        their_groups = max(1, context.get("opponent_max_groups", 1), len(state.groups(state.to_move.other)))
+    def choose(self, state: State, context: Context | None, budget: Budget) -> SearchResult:
+        their_groups = max(1, (context or Context()).opponent_max_groups, len(state.groups(state.to_move.other)))
         model = SeedThreeModel(state.to_move, self.action_method, self.max_groups, their_groups,
                                self.discount, self.threat)
         depth = self.max_depth + (2 if not state.humans else 0)

@@ -11,10 +11,15 @@ def start(setup: str):
 
 
 def fallback(state, context):
-    """The greedy action: every group heads for its best prize now."""
+    """The greedy action: every group heads for its best prize now (another legal move if
+    that one is in `context.exclude`; the Twilight server never refuses one, but the contract
+    of every game's fallback says so)."""
     from .players import greedy_action
 
-    return greedy_action(state)
+    move = greedy_action(state)
+    if move in context.exclude:
+        move = next((m for m in state.legal_moves() if m not in context.exclude), move)
+    return move
 
 
 def notation(state, move):

@@ -42,6 +42,7 @@ from itertools import combinations
 
 from protocol.twilight import Move
 from search.budget import Budget, SearchResult
+from search.contracts import Context
 from search.minimax import search
 
 from .rules import HUMAN_RATIO, MONSTER_RATIO, State, Species, battle_outcomes, distance as _d, win_probability
@@ -442,5 +443,5 @@ class Planner:
         if not 0 <= self.odds <= 1:
             raise ValueError("odds must be in [0, 1]")
 
-    def choose(self, state: State, context: dict, budget: Budget) -> SearchResult:
+    def choose(self, state: State, context: Context | None, budget: Budget) -> SearchResult:
         return search(state, PlannerModel(state.to_move, state, self), budget, self.max_depth, partial=True)

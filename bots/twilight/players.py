@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 
 from protocol.twilight import Move
 from search.budget import Budget, SearchResult
+from search.contracts import Context, Player
 
 from .alphabeta import AlphaBeta
 from .expecti import Expecti
@@ -60,7 +61,7 @@ def greedy_action(state: State) -> Order:
 class Greedy:
     """Baseline: one ply, no look-ahead (see greedy_action)."""
 
-    def choose(self, state: State, context: dict, budget: Budget) -> SearchResult:
+    def choose(self, state: State, context: Context | None, budget: Budget) -> SearchResult:
         return SearchResult(greedy_action(state))
 
 
@@ -74,7 +75,7 @@ class RandomPlayer:
     def __post_init__(self) -> None:
         object.__setattr__(self, "rng", random.Random(self.seed or None))
 
-    def choose(self, state: State, context: dict, budget: Budget) -> SearchResult:
+    def choose(self, state: State, context: Context | None, budget: Budget) -> SearchResult:
         ours = list(state.groups(state.to_move))
         for _ in range(20):
             moves = []
@@ -86,7 +87,7 @@ class RandomPlayer:
         return SearchResult(self.rng.choice(state.legal_moves()))
 
 
-PLAYERS = {
+PLAYERS: dict[str, type[Player]] = {
     "human": Human,
     "random": RandomPlayer,
     "greedy": Greedy,

@@ -26,6 +26,7 @@ import structlog
 
 from protocol.twilight import (SERVER_FRAMES, Bye, Decoder, End, Hme, Map, Mov, Move, Nme, ProtocolError, Set, Upd,
                                encode)
+from search.contracts import Context
 
 from .. import clock, fields, records
 from ..decide import decide
@@ -231,7 +232,7 @@ async def _turn(game: Game, update: Upd, queue: asyncio.Queue, bot: TwilightBot,
             on_state(state)
         # the server's limit per move less the configured overhead (TwilightBot checks that something is left: no floor)
         budget = clock.budget(arrived=received, per_move=bot.move_time, overhead=bot.overhead, floor=0.0)
-        context = {"opponent_max_groups": game.opponent_max_groups}
+        context = Context(opponent_max_groups=game.opponent_max_groups)
         move, report = await decide(runner, "twilight", bot.player, bot.params, state, budget, context,
                                     log=log, ply=state.ply)
         newer = _take_updates(queue)

@@ -13,6 +13,7 @@ from bots.gopher import players as gopher_players
 from bots.gopher import rules as gopher_rules
 from bots.players import PlayerError, make_player, player_table
 from search.budget import Budget, SearchResult
+from search.contracts import Context
 from tests.helpers import Stopwatch
 
 RULES = {"gopher": gopher_rules, "dodo": dodo_rules}
@@ -55,7 +56,7 @@ def test_every_player_returns_a_legal_move_within_budget(game, name):
     for state in POSITIONS[game]:
         budget = Budget(0.05)
         with Stopwatch() as took:
-            result = player.choose(state, {}, budget)
+            result = player.choose(state, Context(), budget)
         assert isinstance(result, SearchResult)
         assert state.is_legal(result.move), (state, result.move)
         assert took.seconds < budget.seconds + 0.2, (state, took.wall)
@@ -69,13 +70,13 @@ def test_excluded_moves_are_never_chosen(game, name):
         moves = state.legal_moves()
         if len(moves) < 2:
             continue
-        first = player.choose(state, {"previous": None}, Budget(0.03)).move
-        again = player.choose(state, {"previous": None, "exclude": frozenset({first})}, Budget(0.03)).move
+        first = player.choose(state, Context(), Budget(0.03)).move
+        again = player.choose(state, Context(exclude={first}), Budget(0.03)).move
         assert again != first and state.is_legal(again)
         keep = moves[len(moves) // 2]  # every move but one refused: that one it must be
-        only = player.choose(state, {"exclude": frozenset(m for m in moves if m != keep)}, Budget(0.03)).move
+        only = player.choose(state, Context(exclude=frozenset(m for m in moves if m != keep)), Budget(0.03)).move
         assert only == keep
-        everything = player.choose(state, {"exclude": frozenset(moves)}, Budget(0.03)).move
+        everything = player.choose(state, Context(exclude=frozenset(moves)), Budget(0.03)).move
         assert state.is_legal(everything)  # nothing left to avoid: still a legal move
 
 
@@ -86,7 +87,7 @@ def test_quick_move_is_legal_and_respects_exclude():
             move = quick_move(rules, state)
             assert state.is_legal(move)
             if len(state.legal_moves()) > 1:
-                other = quick_move(rules, state, {"exclude": frozenset({move})})
+                other = quick_move(rules, state, Context(exclude={move}))
                 assert other != move and state.is_legal(other)
 
 
@@ -95,16 +96,16 @@ def test_quick_move_is_legal_and_respects_exclude():
 @pytest.mark.parametrize("name", ["alphabeta", "mcts"])
 def test_gopher_book_openings(name):
     player = make_player("gopher", name)
-    r = player.choose(gopher_rules.start(4), {}, Budget(1.0))
+    r = player.choose(gopher_rules.start(4), Context(), Budget(1.0))
     assert r.move == (-3, -3) and r.value == 1.0 and r.elapsed < 0.5
-    assert player.choose(gopher_rules.start(3), {}, Budget(1.0)).move == (0, 0)
-    assert player.choose(gopher_rules.start(5), {}, Budget(1.0)).move == (0, 0)  # Edwards: the centre
+    assert player.choose(gopher_rules.start(3), Context(), Budget(1.0)).move == (0, 0)
+    assert player.choose(gopher_rules.start(5), Context(), Budget(1.0)).move == (0, 0)  # Edwards: the centre
     # the book move refused by the server: something else, still legal
-    other = player.choose(gopher_rules.start(4), {"exclude": frozenset({(-3, -3)})}, Budget(0.1)).move
+    other = player.choose(gopher_rules.start(4), Context(exclude={(-3, -3)}), Budget(0.1)).move
     assert other != (-3, -3) and gopher_rules.start(4).is_legal(other)
     # book=False: the player searches instead of reading the table
     plain = make_player("gopher", name, {"book": "false"})
-    searched = plain.choose(gopher_rules.start(5), {}, Budget(0.05))
+    searched = plain.choose(gopher_rules.start(5), Context(), Budget(0.05))
     assert searched.nodes > 0 and gopher_rules.start(5).is_legal(searched.move)
 
 
@@ -150,8 +151,8 @@ def test_players_follow_edwards_with_and_without_previous():
     while not s.is_terminal():
         if s.to_move == gopher_rules.RED:
             expected = gopher_rules.edwards(s, previous)
-            assert player.choose(s, {"previous": previous}, Budget(0.5)).move == expected
-            assert player.choose(s, {}, Budget(0.5)).move == expected
+            assert player.choose(s, Context(previous=previous), Budget(0.5)).move == expected
+            assert player.choose(s, Context(), Budget(0.5)).move == expected
             s = s.play(expected)
             previous = s
         else:
@@ -168,11 +169,11 @@ def test_options_via_make_player():
     assert (m.c, m.early_stop, m.solve_share) == (1.5, False, 0.0)
     assert make_player("dodo", "alphabeta", {"max_depth": 2}).max_depth == 2
     shallow = make_player("gopher", "alphabeta", {"max_depth": 1, "solve_share": 0, "book": False})
-    assert shallow.choose(POSITIONS["gopher"][-1], {}, Budget(1.0)).depth == 1
+    assert shallow.choose(POSITIONS["gopher"][-1], Context(), Budget(1.0)).depth == 1
 
 
 @pytest.mark.parametrize(("game", "name", "params", "words"), [
-    ("gopher", "minimax", {}, ["minimax", "alphabeta", "mcts", "random"]),
+    ("gopher", "minimax", Context(), ["minimax", "alphabeta", "mcts", "random"]),
     ("gopher", "alphabeta", {"depth": 3}, ["depth", "max_depth"]),
     ("gopher", "alphabeta", {"max_depth": "deep"}, ["max_depth", "deep"]),
     ("dodo", "mcts", {"c": "x"}, ["c"]),
@@ -180,7 +181,7 @@ def test_options_via_make_player():
     ("gopher", "mcts", {"solve_share": 2}, ["solve_share"]),
     ("gopher", "alphabeta", {"max_depth": 2.5}, ["max_depth"]),
     ("dodo", "random", {"c": 1}, ["c"]),
-    ("chess", "random", {}, ["chess", "gopher"]),
+    ("chess", "random", Context(), ["chess", "gopher"]),
 ])
 def test_bad_options_raise_player_error(game, name, params, words):
     with pytest.raises(PlayerError) as info:
@@ -200,4 +201,4 @@ def test_mcts_player_across_board_sizes():
     player = make_player("gopher", "mcts", {"book": False})
     for size in (4, 6):
         state = gopher_rules.start(size)
-        assert state.is_legal(player.choose(state, {}, Budget(0.05)).move)
+        assert state.is_legal(player.choose(state, Context(), Budget(0.05)).move)

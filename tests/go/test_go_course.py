@@ -399,7 +399,7 @@ class Spender:
     seen = []
 
     def choose(self, state, context, budget) -> SearchResult:
-        Spender.seen.append((state, context["time_left"], budget.seconds))
+        Spender.seen.append((state, context.time_left, budget.seconds))
         Spender.clock.t += budget.seconds * self.overrun
         return SearchResult(go_players.random_move(state, random.Random(len(Spender.seen))))
 

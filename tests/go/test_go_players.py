@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import random
 import time
-from types import SimpleNamespace
 
 import numpy as np
 import pytest
@@ -34,7 +33,9 @@ from bots.go.mcts import MCTS, padded, to_kernel, two_moves_between, unpadded
 from bots.players import PlayerError, make_player
 from bots.runner import MoveReport
 from search.budget import Budget, SearchResult
+from search.contracts import Context
 from tests.go.oracle import Board
+from tests.helpers import ScriptedRunner
 
 
 def P(name: str, size: int = 9) -> int:
@@ -121,9 +122,9 @@ def test_alphabeta_plays_depth_one_when_its_clock_is_almost_gone():
     state = from_moves(9, ["E5", "E4", "D4", "D5", "C5", "F4", "D6", "F5", "E6", "F6", "C4", "D3", "C3",
                            "F7", "G3", "E7", "G6"])
     assert ab._ply(state) >= BOOK_MOVES + 1
-    result = ab.choose(state, {"time_left": 5.0}, Budget(1.0))
+    result = ab.choose(state, Context(time_left=5.0), Budget(1.0))
     assert state.is_legal(result.move) and result.depth == 1
-    result = ab.choose(state, {"time_left": 30.0}, Budget(2.0))
+    result = ab.choose(state, Context(time_left=30.0), Budget(2.0))
     assert state.is_legal(result.move) and result.depth <= 2
 
 
@@ -384,32 +385,16 @@ def test_merge_ignores_fallbacks_and_passes_single_reports_through():
     assert merge([late, unvoted[1]]) is unvoted[1]
 
 
-class FakeRunner:
-    """Stands in for SearchRunner: returns the scripted reports in turn."""
-
-    def __init__(self, workers: int, reports: list[MoveReport]) -> None:
-        self.workers = workers
-        self.reports = list(reports)
-        self.calls = 0
-
-    def session(self):
-        return SimpleNamespace(key="s", share=lambda: self.workers)
-
-    async def run(self, job, *args, budget, fallback=None):
-        self.calls += 1
-        return self.reports.pop(0)
-
-
 async def test_decide_merges_votes_for_mcts_and_checks_legality():
     state = from_moves(9, ["E5"])
-    runner = FakeRunner(2, [report(P("C3"), [(P("C3"), 10), (P("D4"), 8)]),
-                            report(P("D4"), [(P("D4"), 9), (P("C3"), 1)])])
+    runner = ScriptedRunner(report(P("C3"), [(P("C3"), 10), (P("D4"), 8)]),
+                            report(P("D4"), [(P("D4"), 9), (P("C3"), 1)]), workers=2)
     move, rep = await decide(runner, "go", "mcts", (), state, Budget(1.0))
-    assert runner.calls == 2 and move == P("D4") and rep.nodes == 200
-    runner = FakeRunner(2, [report(P("C3"))])
+    assert len(runner.calls) == 2 and move == P("D4") and rep.nodes == 200
+    runner = ScriptedRunner(report(P("C3")), workers=2)
     move, _ = await decide(runner, "go", "alphabeta", (), state, Budget(1.0))
-    assert runner.calls == 1 and move == P("C3")  # one worker for a player that does not vote
-    runner = FakeRunner(1, [report(P("E5"))])  # occupied: the search's move is not sent
+    assert len(runner.calls) == 1 and move == P("C3")  # one worker for a player that does not vote
+    runner = ScriptedRunner(report(P("E5")))  # occupied: the search's move is not sent
     move, rep = await decide(runner, "go", "random", (), state, Budget(1.0))
     assert state.is_legal(move) and move != P("E5") and "illegal move from the search (occupied)" == rep.fallback
 

@@ -11,7 +11,6 @@ import shutil
 import signal
 import sys
 from pathlib import Path
-from types import SimpleNamespace
 
 import pytest
 from hypothesis import given, settings
@@ -24,8 +23,9 @@ from bots.go.clock import moves_left
 from bots.go.board import owners
 from bots.go.gtp_engine import Engine, TimeSettings, dead_stones, serve
 from tests.go import oracle
+from tests.helpers import ScriptedRunner
 from bots.players import PlayerError
-from bots.runner import MoveReport
+from search.contracts import Context
 from protocol.gtp import (
     MAX_LINE,
     REQUIRED_COMMANDS,
@@ -39,29 +39,6 @@ from protocol.gtp import (
 ROOT = Path(__file__).resolve().parents[2]
 GNUGO = shutil.which("gnugo") or ("/usr/games/gnugo" if os.path.exists("/usr/games/gnugo") else None)
 SCORE = re.compile(r"[BW]\+[0-9]+(\.[0-9]+)?|0")
-
-
-class FakeRunner:
-    """Stands in for SearchRunner: answers with the fallback move decide() computed (a random
-    legal move) at once, and records what each search was given."""
-
-    def __init__(self) -> None:
-        self.calls: list[tuple[tuple, object]] = []
-
-    def session(self):
-        return SimpleNamespace(key="s", share=lambda: 1)
-
-    async def run(self, job, *args, budget, fallback=None):
-        self.calls.append((args, budget))
-        return MoveReport(None, budget.seconds, 0.0, 0, 1, 0.0, "a stand-in runner: the fallback")
-
-    @property
-    def last_context(self):
-        return self.calls[-1][0][4]
-
-    @property
-    def last_budget(self):
-        return self.calls[-1][1]
 
 
 def P(name: str, size: int = 9) -> int:
@@ -100,7 +77,9 @@ async def fails(engine: Engine, line: str, text: str | None = None, prefix: str 
 
 @pytest.fixture
 def fake():
-    return FakeRunner()
+    """The engine's runner: every search fails at once, so decide() sends the game's fallback
+    (the book's move or a random legal one); each search is recorded."""
+    return ScriptedRunner()
 
 
 @pytest.fixture
@@ -150,9 +129,9 @@ async def test_unknown_commands_and_id_only_lines(engine):
 
 def test_bad_player_is_refused_at_construction():
     with pytest.raises(PlayerError):
-        Engine(FakeRunner(), "no-such-player")
+        Engine(ScriptedRunner(), "no-such-player")
     with pytest.raises(ValueError):
-        Engine(FakeRunner(), superko="situational")
+        Engine(ScriptedRunner(), superko="situational")
 
 
 # -- setup -------------------------------------------------------------------------------------
@@ -360,7 +339,7 @@ def move_seconds(state, time_left: float) -> float:
 async def test_budget_without_time_information_is_the_default(engine, fake):
     assert plan(engine, BLACK) == (DEFAULT_SECONDS - OVERHEAD, None)
     await ok(engine, "genmove b")
-    assert fake.last_context is None
+    assert fake.last_context == Context()
     assert fake.last_budget.seconds == pytest.approx(DEFAULT_SECONDS - OVERHEAD)
 
 
@@ -372,7 +351,7 @@ async def test_budget_from_time_left_in_main_time_and_byo_yomi(engine, fake):
     assert plan(engine, BLACK) == (move_seconds(s, time_left=60.0), 60.0)
     assert plan(engine, WHITE) == (move_seconds(s, time_left=300.0), 300.0)
     await ok(engine, "genmove b")
-    assert fake.last_context == {"time_left": 60.0}
+    assert fake.last_context == Context(time_left=60.0)
     assert fake.last_budget.seconds == move_seconds(s, time_left=60.0)
     left, stones = engine.clocks[BLACK]
     assert 59.0 < left < 60.0 and stones == 0  # our own use is charged until the next time_left
@@ -380,7 +359,7 @@ async def test_budget_from_time_left_in_main_time_and_byo_yomi(engine, fake):
     s = engine.state
     assert plan(engine, WHITE) == (2.0 - OVERHEAD, 10.0)
     await ok(engine, "genmove w")
-    assert fake.last_context == {"time_left": 10.0}
+    assert fake.last_context == Context(time_left=10.0)
     assert fake.last_budget.seconds == pytest.approx(2.0 - OVERHEAD)
     assert engine.clocks[WHITE][1] == 4
 
@@ -410,7 +389,7 @@ def test_clock_after_our_moves():
 async def test_time_left_without_time_settings(engine, fake):
     await ok(engine, "time_left b 30 0")
     await ok(engine, "genmove b")
-    assert fake.last_context == {"time_left": 30.0}
+    assert fake.last_context == Context(time_left=30.0)
     left, stones = engine.clocks[BLACK]
     assert 29.0 < left < 30.0 and stones == 0
     await ok(engine, "time_left w 8 2")
@@ -601,7 +580,7 @@ TOKENS = st.sampled_from(["b", "w", "black", "WHITE", "x", "pass", "A1", "e5", "
 @given(st.lists(st.tuples(NAMES, st.lists(TOKENS, max_size=4)), max_size=25))
 def test_any_command_sequence_keeps_the_engine_consistent(commands):
     async def run() -> None:
-        engine = Engine(FakeRunner())
+        engine = Engine(ScriptedRunner())
         for name, args in commands:
             ok_, text = await engine.handle(Command(None, name, tuple(args)))
             assert isinstance(ok_, bool) and isinstance(text, str)
@@ -696,10 +675,10 @@ async def test_serve_answers_garbage_and_stays_consistent(engine):
 async def test_serve_stops_after_quit_and_answers_a_last_unterminated_line(engine):
     out = await served(engine, b"1 name\n2 quit\n3 name\n", eof=False)  # returns without EOF
     assert responses(out) == responses(b"=1 bots\n\n=2 \n\n")
-    engine2 = Engine(FakeRunner())
+    engine2 = Engine(ScriptedRunner())
     out = await served(engine2, b"1 play b e5\n2 name")
     assert [r.id for r in responses(out)] == [1, 2]
-    assert await served(Engine(FakeRunner()), b"") == b""
+    assert await served(Engine(ScriptedRunner()), b"") == b""
 
 
 async def test_serve_byte_by_byte(engine):

@@ -6,6 +6,7 @@ import random
 from bots.hex.board import empty, from_moves, parse_cell
 from bots.hex.game import fallback
 from bots.hex.seed import winning_cells
+from search.contracts import Context
 
 
 def cell(name: str, size: int) -> int:
@@ -14,7 +15,7 @@ def cell(name: str, size: int) -> int:
 
 def test_it_wins_at_once_when_it_can():
     s = from_moves(3, ["a1", "b1", "a2", "c1"])  # Black a1 a2, Black to move: a3 joins the edges
-    assert fallback(s, None) == cell("a3", 3)
+    assert fallback(s, Context()) == cell("a3", 3)
 
 
 def test_it_wins_at_once_else_blocks_a_lone_threat_in_random_positions():
@@ -29,7 +30,7 @@ def test_it_wins_at_once_else_blocks_a_lone_threat_in_random_positions():
         me = s.to_move
         mine = winning_cells(s.board, s.width, s.height, me)
         theirs = winning_cells(s.board, s.width, s.height, 3 - me)
-        move = fallback(s, None)
+        move = fallback(s, Context())
         if mine:
             assert s.play(move).winner() == me
             wins += 1
@@ -40,7 +41,7 @@ def test_it_wins_at_once_else_blocks_a_lone_threat_in_random_positions():
 
 
 def test_otherwise_the_empty_cell_nearest_the_centre_and_never_an_excluded_one():
-    assert fallback(empty(11), None) == cell("f6", 11)
+    assert fallback(empty(11), Context()) == cell("f6", 11)
     taken = from_moves(11, ["f6"])
-    assert fallback(taken, None) in {cell(n, 11) for n in ("e6", "g6", "f5", "f7")}
-    assert fallback(empty(3), {"exclude": [cell("b2", 3)]}) != cell("b2", 3)
+    assert fallback(taken, Context()) in {cell(n, 11) for n in ("e6", "g6", "f5", "f7")}
+    assert fallback(empty(3), Context(exclude=[cell("b2", 3)])) != cell("b2", 3)

@@ -11,7 +11,6 @@ import re
 import sys
 import time
 from pathlib import Path
-from types import SimpleNamespace
 
 import pytest
 from hypothesis import given, settings
@@ -25,36 +24,11 @@ from bots.hex.board import BLACK, EMPTY, SWAP, WHITE, empty, parse_cell, transpo
 from bots.clock import DEFAULT_SECONDS, MIN_SECONDS, OVERHEAD, RESERVE, TimeSettings, budget
 from bots.hex.htp import Engine, moves_left, serve
 from bots.players import PlayerError
-from bots.runner import MoveReport
+from search.contracts import Context
 from protocol.gtp import Command, ResponseDecoder, encode_response, parse_command_line
+from tests.helpers import ScriptedRunner
 
 ROOT = Path(__file__).resolve().parents[2]
-
-
-class FakeRunner:
-    """Stands in for SearchRunner: answers at once with the next move queued in `moves`, or
-    with none (decide then sends the fallback, a random legal cell), and records each search."""
-
-    def __init__(self, moves=()) -> None:
-        self.moves = list(moves)
-        self.calls: list[tuple[tuple, object]] = []
-
-    def session(self):
-        return SimpleNamespace(key="s", share=lambda: 1)
-
-    async def run(self, job, *args, budget, fallback=None):
-        self.calls.append((args, budget))
-        if self.moves:
-            return MoveReport(self.moves.pop(0), budget.seconds, 0.0, 1, 1, 0.0)
-        return MoveReport(None, budget.seconds, 0.0, 0, 1, 0.0, "a stand-in runner: the fallback")
-
-    @property
-    def last_state(self):
-        return self.calls[-1][0][3]  # think's arguments: game, player, params, state, context
-
-    @property
-    def last_context(self):
-        return self.calls[-1][0][4]
 
 
 def cmd(line: str) -> Command:
@@ -122,7 +96,9 @@ async def board(engine: Engine) -> tuple[list[str], dict[str, str], str]:
 
 @pytest.fixture
 def fake():
-    return FakeRunner()
+    """The engine's runner: answers at once with the next move of its `script`, or with none
+    (decide then sends the fallback, a random legal cell); each search is recorded."""
+    return ScriptedRunner()
 
 
 @pytest.fixture
@@ -222,7 +198,7 @@ async def test_administrative_commands(engine):
 
 def test_bad_player_is_refused_at_construction():
     with pytest.raises(PlayerError):
-        Engine(FakeRunner(), "no-such-player")
+        Engine(ScriptedRunner(), "no-such-player")
 
 
 async def test_hexgui_analyze_commands_name_known_commands(engine):
@@ -364,7 +340,7 @@ async def test_genmove_plays_a_legal_move(engine, fake):
     args, budget = fake.calls[-1]
     assert args[:4] == ("hex", "random", (), before)
     assert budget.seconds == pytest.approx(DEFAULT_SECONDS - OVERHEAD)  # no time command: the default
-    assert fake.last_context is None
+    assert fake.last_context == Context()
     await ok(engine, "undo")
     assert engine.state == before
 
@@ -380,7 +356,7 @@ async def test_reg_genmove_does_not_play(engine, fake):
 
 
 async def test_a_refused_search_move_never_leaves(fake):
-    fake.moves = [parse_cell("e5", 11, 11), 999, SWAP]
+    fake.script = [parse_cell("e5", 11, 11), 999, SWAP]
     engine = Engine(fake)
     await ok(engine, "play b e5")
     for _ in range(3):  # occupied, off the board, a swap with the rule off
@@ -455,7 +431,7 @@ async def test_genmove_translates_cells_and_colours_after_a_swap(fake):
     await ok(engine, "play w swap")  # HexGui's and LittleGolem's name
     assert engine.state.swapped
     c1 = parse_cell("c1", 5, 5)
-    fake.moves = [c1]  # our Black plays c1 of our board: Benzene's White on its transpose, a3
+    fake.script = [c1]  # our Black plays c1 of our board: Benzene's White on its transpose, a3
     assert await ok(engine, "genmove w") == "a3"
     assert engine.state.at(c1) == BLACK
     assert (await board(engine))[1] == {"a2": "B", "a3": "W"}
@@ -472,10 +448,10 @@ async def test_genmove_may_swap(fake):
     await ok(engine, "boardsize 7 7")
     await ok(engine, "param_game allow_swap 1")
     await ok(engine, "play b d4")
-    fake.moves = [SWAP]
+    fake.script = [SWAP]
     assert await ok(engine, "reg_genmove w") == "swap-pieces"
     assert fake.last_state.swap_allowed() and not engine.state.swapped
-    fake.moves = [SWAP]
+    fake.script = [SWAP]
     await ok(engine, "param_game on_little_golem 1")
     assert await ok(engine, "genmove w") == "swap"
     assert engine.state.swapped and engine.to_move() == WHITE
@@ -500,7 +476,7 @@ async def test_swap_is_refused_at_any_other_time(fake):
     await ok(engine, "boardsize 5")
     await ok(engine, "play b c3")
     await fails(engine, "play w swap-pieces", "illegal move: swap-pieces (swap off)")
-    fake.moves = [SWAP]
+    fake.script = [SWAP]
     assert await ok(engine, "reg_genmove w") != "swap-pieces"  # the search's swap is refused
     await ok(engine, "param_game allow_swap 1")
     await ok(engine, "undo")
@@ -516,7 +492,7 @@ async def test_swap_is_refused_at_any_other_time(fake):
     await fails(engine, "play w swap-pieces", prefix="illegal move: swap-pieces (")
     await fails(engine, "play b swap-pieces", prefix="illegal move: swap-pieces (")
     assert "swap-pieces" not in await ok(engine, "all_legal_moves")
-    fake.moves = [SWAP, SWAP]
+    fake.script = [SWAP, SWAP]
     assert await ok(engine, "reg_genmove b") != "swap-pieces"
     assert not fake.last_state.swap_allowed()
     await ok(engine, "boardsize 5 4")  # not square
@@ -527,7 +503,7 @@ async def test_swap_is_refused_at_any_other_time(fake):
 
 # -- time and parameters ---------------------------------------------------------------------------
 
-async def play_out(engine: Engine, fake: FakeRunner, moves: int) -> list[float]:
+async def play_out(engine: Engine, fake: ScriptedRunner, moves: int) -> list[float]:
     """`moves` genmoves, Black and White in turn from the side to move: each move's budget."""
     budgets = []
     for _ in range(moves):
@@ -545,7 +521,7 @@ async def test_no_time_command_means_two_seconds_a_move(engine, fake):
     assert DEFAULT_SECONDS == 2.0
     budgets = await play_out(engine, fake, 4)
     assert budgets == [pytest.approx(DEFAULT_SECONDS - OVERHEAD)] * 4
-    assert fake.last_context is None and engine.clocks == {BLACK: None, WHITE: None}
+    assert fake.last_context == Context() and engine.clocks == {BLACK: None, WHITE: None}
 
 
 async def test_time_settings_per_move_never_plans_longer_than_the_period(engine, fake):
@@ -554,7 +530,7 @@ async def test_time_settings_per_move_never_plans_longer_than_the_period(engine,
     assert await ok(engine, "time_left b") == "2 1"
     budgets = await play_out(engine, fake, 6)
     assert budgets == [pytest.approx(2.0 - OVERHEAD)] * 6
-    assert fake.last_context == {"time_left": 2.0}
+    assert fake.last_context == Context(time_left=2.0)
     assert engine.clocks[BLACK] == engine.clocks[WHITE] == (2.0, 1)  # a played stone starts a new period
     # Whatever the controller says of our clock, no move plans more than the period.
     for reading in ("b 30", "w 30 1", "b 30 0", "w 0 0", "b 1.5", "w 9 4", "b 0.5 1"):
@@ -595,7 +571,7 @@ async def test_time_left_sets_the_clock_in_both_forms(engine, fake):
     await ok(engine, "play b f6")
     await ok(engine, "genmove w")
     assert fake.calls[-1][1].seconds == move_time(60.5, 120)
-    assert fake.last_context == {"time_left": 60.5}
+    assert fake.last_context == Context(time_left=60.5)
     assert 59.5 < engine.clocks[WHITE][0] < 60.5 and engine.clocks[BLACK] == (300.0, 0)  # our use is charged
     await ok(engine, "reg_genmove b")
     assert engine.clocks[BLACK] == (300.0, 0)  # not played, not charged
@@ -675,7 +651,7 @@ async def test_clocks_follow_benzenes_colours_through_a_swap(fake):
     await ok(engine, "play w swap-pieces")
     await ok(engine, "genmove w")  # Benzene's White moves again: its clock pays
     assert 99 < engine.clocks[WHITE][0] < 100 and engine.clocks[BLACK] == (300.0, 0)
-    assert fake.last_context == {"time_left": 100.0}
+    assert fake.last_context == Context(time_left=100.0)
 
 
 async def test_param_game(engine):
@@ -719,7 +695,7 @@ TOKENS = st.sampled_from(["b", "w", "black", "WHITE", "x", "a1", "b2", "c1", "c3
 @given(st.lists(st.tuples(NAMES, st.lists(TOKENS, max_size=3)), max_size=30))
 def test_any_command_sequence_keeps_the_engine_consistent(commands):
     async def run() -> None:
-        engine = Engine(FakeRunner())
+        engine = Engine(ScriptedRunner())
         for name, args in commands:
             good, text = await engine.handle(Command(None, name, tuple(args)))
             assert not text.startswith("internal error"), (name, args, text)

@@ -19,6 +19,7 @@ from bots.hex.board import BLACK, SWAP, WHITE, empty, from_moves, from_rows, par
 from bots.hex.mcts import MCTS, two_moves_between
 from search import uct
 from search.budget import Budget
+from search.contracts import Context
 
 LONG = 60.0  # seconds: the iteration cap decides
 
@@ -97,11 +98,11 @@ def test_a_tiny_budget_still_gives_a_legal_move():
 def test_excluded_moves_are_never_chosen():
     s = empty(3)
     best = MCTS(seed=6, playouts=2000).choose(s, None, Budget(LONG)).move
-    r = MCTS(seed=6, playouts=2000).choose(s, {"exclude": [best]}, Budget(LONG))
+    r = MCTS(seed=6, playouts=2000).choose(s, Context(exclude=[best]), Budget(LONG))
     assert r.move != best and s.is_legal(r.move)
     assert best not in dict(r.votes)
     every = [m for m in s.legal_moves() if m != cell("c3", 3)]
-    assert MCTS(seed=6).choose(s, {"exclude": every}, Budget(LONG, nodes=50)).move == cell("c3", 3)
+    assert MCTS(seed=6).choose(s, Context(exclude=every), Budget(LONG, nodes=50)).move == cell("c3", 3)
 
 
 def test_swap_is_searched_and_chosen_when_good():

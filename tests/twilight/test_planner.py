@@ -15,6 +15,7 @@ from bots.twilight.players import RandomPlayer, greedy_action
 from bots.twilight.rules import State, Species, battle_outcomes, binomial_halves, validate, win_probability
 from protocol.twilight import Move
 from search.budget import Budget
+from search.contracts import Context
 from tests.helpers import Stopwatch
 
 V, W = Species.VAMPIRES, Species.WEREWOLVES
@@ -35,7 +36,7 @@ def positions(seed: int):
             if state.is_terminal():
                 break
             yield state
-            move = greedy_action(state) if rng.random() < 0.6 else rand.choose(state, {}, Budget(1)).move
+            move = greedy_action(state) if rng.random() < 0.6 else rand.choose(state, Context(), Budget(1)).move
             state = state.play(move, rng)
 
 
@@ -78,14 +79,14 @@ def test_a_random_battle_has_four_outcomes_with_the_battle_odds():
 
 def test_takes_a_free_kill():
     state = State(6, 6, ((5, 5, 3),), ((1, 1, 9),), ((2, 2, 6), (5, 0, 2)), V)
-    result = Planner().choose(state, {}, Budget(0.5))
+    result = Planner().choose(state, Context(), Budget(0.5))
     assert Move(1, 1, 9, 2, 2) in result.move
 
 
 def test_runs_from_a_group_it_cannot_fight():
     # 4 vampires next to 8 werewolves (a kill for them next ply); nothing to win nearby
     state = State(8, 8, ((7, 7, 1),), ((3, 3, 4),), ((2, 2, 8),), V)
-    result = Planner().choose(state, {}, Budget(0.5))
+    result = Planner().choose(state, Context(), Budget(0.5))
     (m,) = result.move
     assert max(abs(m.x_to - 2), abs(m.y_to - 2)) >= 2
 
@@ -93,14 +94,14 @@ def test_runs_from_a_group_it_cannot_fight():
 def test_no_even_gamble_when_nothing_is_to_be_won():
     # no humans, equal armies side by side: attacking is a coin flip, staying apart a draw
     state = State(7, 5, (), ((3, 2, 12),), ((2, 2, 12), ), W, ply=20)
-    result = Planner().choose(state, {}, Budget(0.5))
+    result = Planner().choose(state, Context(), Budget(0.5))
     assert all((m.x_to, m.y_to) != (3, 2) for m in result.move)
 
 
 def test_behind_at_the_end_it_takes_the_gamble():
     # no humans, 10 plies left, 8 werewolves against 10 vampires: without a battle it loses
     state = State(5, 5, (), ((2, 2, 10),), ((1, 1, 8),), W, ply=190)
-    result = Planner().choose(state, {}, Budget(0.5))
+    result = Planner().choose(state, Context(), Budget(0.5))
     assert Move(1, 1, 8, 2, 2) in result.move
 
 
@@ -109,7 +110,7 @@ def test_prefers_a_sure_camp_to_a_two_thirds_battle():
     # alphabeta takes it) or convert 5 humans for sure and be 13 against 7
     state = State(6, 8, ((0, 0, 5), (7, 5, 4)), ((1, 1, 8),), ((2, 2, 7),), V)
     assert math.isclose(win_probability(8, 7), 8 / 7 - 0.5)
-    result = Planner().choose(state, {}, Budget(0.5))
+    result = Planner().choose(state, Context(), Budget(0.5))
     assert Move(1, 1, 8, 0, 0) in result.move
 
 
@@ -145,7 +146,7 @@ def test_a_camp_converted_now_is_always_an_order():
 def test_searches_within_its_budget_and_deeper_than_one_ply():
     state = load_map("testmap2")
     with Stopwatch() as took:
-        result = Planner().choose(state, {}, Budget(0.4))
+        result = Planner().choose(state, Context(), Budget(0.4))
     assert took.seconds < 0.4 + 0.1, took.wall
     assert result.depth >= 3
 
@@ -165,7 +166,7 @@ def test_two_groups_gang_up_on_an_enemy_neither_kills_alone():
     assert any(a[:2] == merge for a in model(state).actions(state))
     # next to it, both go in at once: a sure kill where either alone would be a gamble
     state = State(8, 8, (), ((1, 1, 20), (3, 1, 20)), ((2, 2, 25), (7, 7, 5)), V)
-    result = Planner().choose(state, {}, Budget(0.5))
+    result = Planner().choose(state, Context(), Budget(0.5))
     assert {Move(1, 1, 20, 2, 2), Move(3, 1, 20, 2, 2)} <= set(result.move)
 
 
@@ -175,7 +176,7 @@ def test_runs_from_a_merged_group_that_kills_it():
     # had neither the merge nor, among its truncated orders, the opponent's battles) and died
     state = State(14, 26, ((21, 13, 1),), ((0, 0, 9), (6, 11, 51)),
                   ((6, 12, 26), (17, 9, 32), (19, 0, 17), (21, 8, 14)), W, ply=47)
-    result = Planner().choose(state, {}, Budget(60, nodes=30000))
+    result = Planner().choose(state, Context(), Budget(60, nodes=30000))
     moved = {(m.x_from, m.y_from): (m.x_to, m.y_to) for m in result.move}
     assert max(abs(moved[(6, 12)][0] - 6), abs(moved[(6, 12)][1] - 11)) >= 2
 
@@ -187,5 +188,5 @@ def test_a_trapped_group_attacks_before_it_is_attacked():
     # the model's truncated orders, so the planner waited for it; attacking first is 39%.
     state = State(14, 26, ((16, 1, 2),), ((3, 2, 11), (3, 12, 25), (5, 9, 17), (23, 0, 26)),
                   ((7, 7, 23), (23, 1, 33), (23, 4, 13)), V, ply=36)
-    result = Planner().choose(state, {}, Budget(60, nodes=30000))
+    result = Planner().choose(state, Context(), Budget(60, nodes=30000))
     assert Move(23, 0, 26, 23, 1) in result.move
