@@ -133,16 +133,20 @@ def test_gopher_a_person_plays_a_whole_game_on_our_gnd_server():
 
 @pytest.mark.slow
 @pytest.mark.e2e
-def test_dodo_a_person_plays_a_whole_game_in_the_arena():
-    seat = Seat("arena", "dodo", "--a", "human", "--b", "random", "--size", "3", "--games", "1", "--time", "300",
-                "--workers", "1")
+def test_dodo_a_person_plays_a_whole_game_in_the_arena(tmp_path):
+    """Each side has its own clock: the person 300 s, the program its --time 5."""
+    games = tmp_path / "games.jsonl"
+    seat = Seat("arena", "dodo", "--a", "human", "--b", "random", "--size", "3", "--games", "1", "--time", "5",
+                "--person-time", "300", "--workers", "1", "--json", str(games))
     try:
         shown = play_gnd(seat, "(0, 0) (0, 0)", "'(0, 0) (0, 0)' is not allowed: ")
         assert seat.finish() == 0, seat.errors()
     finally:
         seat.stop()
-    assert "1 games: 1 per board on 3; game dodo, clock 300.0" in shown
+    assert "1 games: 1 per board on 3; game dodo, clock 5.0" in shown and "person_clock 300.0" in shown
     assert re.search(r"A as red: won [01] of 1", shown), shown[-2000:]
+    [record] = [json.loads(line) for line in games.read_text().splitlines()]
+    assert record["clock"]["red"] > 200 and record["clock"]["blue"] <= 5, record["clock"]  # what each had left
 
 
 @pytest.mark.slow

@@ -1,11 +1,15 @@
 """One Gopher or Dodo game between two of our players, through our local gnd server over real
-HTTP: the first side queues first and so plays Red (bots.gnd.match plays many)."""
+HTTP: the first side queues first and so plays Red (bots.gnd.match plays many).
+
+Each side has its own clock: a program `clock`, a person at the terminal `person_clock`, so a
+program does not spread its thinking over the minutes a person needs to type."""
 
 from __future__ import annotations
 
 import asyncio
 from typing import Any, Callable
 
+from ..human import is_person
 from ..matches import Side, names
 from ..runner import SearchRunner
 from .server import GndServer, ServerConfig
@@ -22,9 +26,11 @@ def as_match_record(record: dict, label: str) -> dict:
 
 async def play_game(first: Side, second: Side, game: str, size: int, clock: float, runner: SearchRunner,
                     layout: str = "gnd", overhead: float = 0.1,
-                    on_state: Callable[[Any], None] | None = None) -> dict:
+                    on_state: Callable[[Any], None] | None = None, person_clock: float = 600.0) -> dict:
     """Play one game; its record in bots.matches form, players named by the sides' labels."""
-    server = GndServer(ServerConfig(game, size, clock, layout=layout), on_ply=on_state)
+    red_clock, blue_clock = (person_clock if is_person(game, s.player) else clock for s in (first, second))
+    server = GndServer(ServerConfig(game, size, clock, layout=layout, clocks=(red_clock, blue_clock)),
+                       on_ply=on_state)
     port = await server.start()
     url = f"http://127.0.0.1:{port}/"
     red_bot, blue_bot = (GndBot(game=game, server=url, group=i + 1, members=s.label, password=s.label,

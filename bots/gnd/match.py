@@ -15,6 +15,7 @@ from ..matches import Side, Watch
 from .commands import CLOCK
 from .entry import rules
 
+PERSON_CLOCK = 600.0  # a person's clock per game, unless --person-time says otherwise
 ENGINES = ""  # only our players
 SETUP = "board"  # what a setup is called in the report
 EXAMPLE = "bots tournament gopher --players alphabeta mcts random --sizes 4 6 --games 4 --report out/"
@@ -25,17 +26,20 @@ def add_arguments(p: argparse.ArgumentParser, game: str) -> None:
     p.add_argument("--sizes", "--size", nargs="+", type=count, default=[6],
                    help="the hexagon's sides, each a setup (6)")
     p.add_argument("--time", type=positive, default=None,
-                   help=f"each player's clock per game (the tournament's / 10: {CLOCK[game] / 10:g}; give a person "
-                        "more, e.g. 600)")
+                   help=f"each player's clock per game (the tournament's / 10: {CLOCK[game] / 10:g})")
     layouts = rules(game).LAYOUTS
     if layouts:
         p.add_argument("--layout", choices=layouts, default=layouts[0], help=f"the starting layout ({layouts[0]})")
+    p.add_argument("--person-time", type=positive, default=None,
+                   help=f"the clock per game of a person at the terminal ({PERSON_CLOCK:g}); the other side keeps "
+                        "--time")
     p.add_argument("--overhead", type=nonnegative, default=0.1, help="seconds kept back per move (0.1)")
 
 
 def settings(args: argparse.Namespace) -> dict:
+    given = {"person_clock": args.person_time} if args.person_time else {}  # a tournament's ledger: as before
     return {"game": args.game, "clock": args.time or CLOCK[args.game] / 10,
-            "layout": getattr(args, "layout", "gnd"), "overhead": args.overhead}
+            "layout": getattr(args, "layout", "gnd"), "overhead": args.overhead, **given}
 
 
 def setups(args: argparse.Namespace) -> list[str]:
@@ -72,7 +76,8 @@ async def play_one(first: str, second: str, setup: str, settings: dict, seed: in
     game = settings["game"]
     return await play_game(_side(watch.labels[0], game, first), _side(watch.labels[1], game, second), game,
                            int(setup), settings["clock"], runner, layout=settings["layout"],
-                           overhead=settings["overhead"], on_state=watch.on_state)
+                           overhead=settings["overhead"], on_state=watch.on_state,
+                           person_clock=settings.get("person_clock", PERSON_CLOCK))
 
 
 # -- bots play gopher|dodo: one bot on a server (bots.playing) --------------------

@@ -73,13 +73,14 @@ class ServerConfig:
     seed: int | None = None
     penalty: float = 0.0  # seconds taken from the offender's clock per illegal action
     games: int = 0  # 0 = unlimited; else no pairing after that many games
+    clocks: tuple[float, float] | None = None  # (Red's, Blue's) clock instead of `time` for both
 
     def __post_init__(self) -> None:
         game_number(self.game)
         if self.rcolor not in (None, "red", "blue"):
             raise ValueError(f"rcolor must be red, blue or None, got {self.rcolor!r}")
-        if self.time <= 0 or self.penalty < 0 or self.games < 0:
-            raise ValueError("time must be > 0, penalty and games >= 0")
+        if self.time <= 0 or self.penalty < 0 or self.games < 0 or min(self.clocks or (1,)) <= 0:
+            raise ValueError("time and clocks must be > 0, penalty and games >= 0")
         self.initial()  # checks size and layout
 
     def initial(self):
@@ -350,7 +351,8 @@ class GndServer:
     def _form(self, red: _Group | None, blue: _Group | None) -> _Match:
         token = _random_token(10)
         t = float(self.config.time)
-        match = _Match(token, {RED: red, BLUE: blue}, self._initial, {RED: t, BLUE: t})
+        red_clock, blue_clock = self.config.clocks or (t, t)
+        match = _Match(token, {RED: red, BLUE: blue}, self._initial, {RED: float(red_clock), BLUE: float(blue_clock)})
         for g in (red, blue):
             if g is not None:
                 g.match = match
