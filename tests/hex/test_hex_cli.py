@@ -159,7 +159,8 @@ def test_ctrl_c_at_the_prompt_of_a_terminal_game_stops_at_once():
             done, code = os.waitpid(pid, os.WNOHANG)
             status = os.waitstatus_to_exitcode(code) if done else None
             time.sleep(0.05)
-        assert status == 130, f"bots play hex: status {status} 15 s after Ctrl-C"
+        assert status == 130, (f"bots play hex: status {status} 15 s after Ctrl-C; its terminal showed: "
+                               f"{seen[-1500:].decode(errors='replace')}")
         assert b"Traceback" not in seen
     finally:
         if status is None:
