@@ -22,7 +22,7 @@ import structlog
 
 from . import registry
 from .backoff import Backoff
-from .cmdline import (UsageFailure, add_player, add_record, add_workers, checked_player, players_text, search_workers,
+from .cmdline import (UsageFailure, add_player, add_record, add_workers, checked_player, search_workers,
                       shower, whole)
 from .fields import SettingsError
 from .human import is_person
@@ -109,7 +109,6 @@ def add_parser(sub: argparse._SubParsersAction, game: registry.Game) -> None:
     """`bots play <game>`: the shared options and the game's own (its match hooks'
     add_play_arguments)."""
     hooks = game.play_hooks()
-    default = game.default_player
     text = f"{game.summary}: one bot on a server"
     p = sub.add_parser(game.name, help=text, formatter_class=argparse.RawDescriptionHelpFormatter,
                        description=f"{text}, as the daemon plays it: a server that is down or drops is retried with "
@@ -117,8 +116,7 @@ def add_parser(sub: argparse._SubParsersAction, game: registry.Game) -> None:
                                    "exit status is 0 once --games are played, 1 if the bot gave up.",
                        epilog=hooks.PLAY_EXAMPLES)
     p.add_argument("--name", default="bots", help="our name on the server (bots)")
-    add_player(p, game.name, default, help=f"NAME or NAME:key=value,... ({players_text(game.name)}; default "
-                                           f"{default or 'the best for the board size'})")
+    add_player(p, game.name, game.default_player)
     p.add_argument("--games", type=whole, default=1, help="games to play, 0 = forever (1)")
     p.add_argument("--retries", type=whole, default=3,
                    help="failures in a row (unreachable, dropped) before giving up, each after a longer pause (3)")
@@ -134,12 +132,9 @@ def run(args: argparse.Namespace) -> int:
 
     game = registry.get(args.game)
     session = game.module("session")
-    table = {"name": args.name, "game": args.game, "games": args.games, **game.play_hooks().play_table(args)}
-    if args.player is not None:
-        name, params = checked_player(args.game, args.player, args.param)
-        table.update(player=name, params=dict(params))
-    elif args.param:
-        raise UsageFailure("--param needs --player (the default player depends on the board size)")
+    name, params = checked_player(args.game, args.player, args.param)
+    table = {"name": args.name, "game": args.game, "games": args.games, "player": name, "params": dict(params),
+             **game.play_hooks().play_table(args)}
     if args.record is not None:
         table["record"] = args.record
     try:
