@@ -123,11 +123,15 @@ def test_ctrl_c_at_the_prompt_of_a_terminal_game_stops_at_once():
     import os
     import pty
     import select
+    import signal
     import time
 
     pid, fd = pty.fork()
     if pid == 0:  # the child, on the pseudo-terminal
         try:
+            # A shell gives its foreground command Ctrl-C's default; pytest may have been started with
+            # SIGINT ignored (a background job), and an ignored signal stays ignored across exec.
+            signal.signal(signal.SIGINT, signal.SIG_DFL)
             os.chdir(ROOT)
             os.execv(sys.executable, [*BOTS, "play", "hex", "--a", "human", "--b", "random", "--size", "4",
                                       "--workers", "1"])
