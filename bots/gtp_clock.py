@@ -16,6 +16,7 @@ Like gtp_runtime it names no game: a game's engine gives its colour values in `c
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from typing import ClassVar
 
 from protocol.gtp import Command
@@ -28,7 +29,7 @@ from .gtp_runtime import Failure, GameEngine, arity, command, natural, seconds
 KGS_SYSTEMS = "none, absolute MAIN, byoyomi MAIN PERIOD PERIODS or canadian MAIN TIME STONES"
 
 
-class ClockedEngine(GameEngine):
+class ClockedEngine(GameEngine, ABC):
     """A GameEngine with time settings and a clock per colour (see the module docstring)."""
 
     colours: ClassVar[tuple[int, ...]] = ()  # the game's colour values: (black, white)
@@ -56,10 +57,10 @@ class ClockedEngine(GameEngine):
         """The controller's reading of `colour`'s clock (time_left), bounded by the settings."""
         self.clocks[colour] = _clock.read_clock(self.time, left, stones)
 
+    @abstractmethod
     def moves_left(self) -> float:
         """The game's estimate of the moves we still have to make from the current position
-        (bots.clock.budget spreads a clock over them)."""
-        raise NotImplementedError
+        (bots.clock.budget spreads a clock over them): each game's engine gives its own."""
 
     def move_budget(self, colour: int, arrived: float) -> tuple[Budget, float | None]:
         """(the budget, seconds on the clock or None) of `colour`'s next move, asked for at
