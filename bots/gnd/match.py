@@ -9,9 +9,8 @@ import os
 from typing import Any
 
 from .. import cmdline
-from ..cmdline import UsageFailure, checked_player, count, nonnegative, player_spec, positive
-from ..human import is_person
-from ..matches import Side, Watch
+from ..cmdline import UsageFailure, count, nonnegative, positive
+from ..matches import Watch, check_ours, our_side, searches_ours
 from .commands import CLOCK
 from .entry import rules
 
@@ -53,19 +52,7 @@ def setups(args: argparse.Namespace) -> list[str]:
     return [str(size) for size in args.sizes]
 
 
-def _side(label: str, game: str, text: str) -> Side:
-    try:
-        return Side(label, *checked_player(game, player_spec(text)))
-    except argparse.ArgumentTypeError as exc:
-        raise UsageFailure(str(exc)) from None
-
-
-def check(game: str, text: str, label: str = "") -> None:
-    _side("A", game, text)
-
-
-def searches(game: str, text: str) -> bool:
-    return not is_person(game, text.partition(":")[0].strip())
+check, searches = check_ours, searches_ours
 
 
 async def play_one(first: str, second: str, setup: str, settings: dict, seed: int, runner: Any,
@@ -74,7 +61,7 @@ async def play_one(first: str, second: str, setup: str, settings: dict, seed: in
     from .arena import play_game
 
     game = settings["game"]
-    return await play_game(_side(watch.labels[0], game, first), _side(watch.labels[1], game, second), game,
+    return await play_game(our_side(game, watch.labels[0], first), our_side(game, watch.labels[1], second), game,
                            int(setup), settings["clock"], runner, layout=settings["layout"],
                            overhead=settings["overhead"], on_state=watch.on_state,
                            person_clock=settings.get("person_clock", PERSON_CLOCK))

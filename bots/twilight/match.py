@@ -8,9 +8,8 @@ import argparse
 from typing import Any
 
 from .. import cmdline
-from ..cmdline import UsageFailure, checked_player, count, nonnegative, player_spec, positive
-from ..human import is_person
-from ..matches import Side, Watch
+from ..cmdline import UsageFailure, count, nonnegative, positive
+from ..matches import Watch, check_ours, our_side, searches_ours
 
 PERSON_TIME = 300.0  # seconds a person at the terminal has per move, unless --person-time says otherwise
 ENGINES = ""  # only our players: the official protocol has no engine side to start
@@ -53,20 +52,7 @@ def setups(args: argparse.Namespace) -> list[str]:
     return maps
 
 
-def side(label: str, text: str) -> Side:
-    """A participant as a Side of ours: UsageFailure when it is not one of our players."""
-    try:
-        return Side(label, *checked_player("twilight", player_spec(text)))
-    except argparse.ArgumentTypeError as exc:
-        raise UsageFailure(str(exc)) from None
-
-
-def check(game: str, text: str, label: str = "") -> None:
-    side("A", text)
-
-
-def searches(game: str, text: str) -> bool:
-    return not is_person(game, text.partition(":")[0].strip())
+check, searches = check_ours, searches_ours
 
 
 async def play_one(first: str, second: str, setup: str, settings: dict, seed: int, runner: Any,
@@ -74,7 +60,7 @@ async def play_one(first: str, second: str, setup: str, settings: dict, seed: in
     """One game on map `setup`, `first` playing the vampires."""
     from .arena import play_game
 
-    a, b = side(watch.labels[0], first), side(watch.labels[1], second)
+    a, b = our_side("twilight", watch.labels[0], first), our_side("twilight", watch.labels[1], second)
     return await play_game(a, b, setup, settings["move_time"], settings["overhead"], runner,
                            max_plies=settings["max_plies"], seed=seed, on_state=watch.on_state,
                            person_time=settings.get("person_time", PERSON_TIME))
