@@ -30,7 +30,6 @@ from .entry import rules
 from .players import quick_move
 
 log = structlog.get_logger("bots.gnd.course")
-OVERHEAD = 0.1  # seconds kept back per move for the network
 
 
 @dataclass
@@ -75,7 +74,7 @@ def strategy(env: Environment, state: list, player: int, time_left: float) -> tu
         env.refused = set()
     context = Context(exclude=frozenset(env.refused), previous=env.previous)
     budget = clock.budget(arrived=arrived, time_left=float(time_left), moves_left=position.expected_moves(),
-                          overhead=OVERHEAD)
+                          overhead=clock.OVERHEAD)
     try:
         move = env.player.choose(position, context, budget).move
     except Exception:  # a bug in a search must not cost the game
