@@ -66,30 +66,6 @@ class Side:
     params: tuple = ()
 
 
-def our_side(game: str, label: str, text: str) -> Side:
-    """A participant that must be one of our players (`name` or `name:key=value,...`), checked
-    and typed: UsageFailure naming what is wrong."""
-    from .cmdline import UsageFailure, checked_player, player_spec
-
-    try:
-        return Side(label, *checked_player(game, player_spec(text)))
-    except argparse.ArgumentTypeError as exc:
-        raise UsageFailure(str(exc)) from None
-
-
-def check_ours(game: str, text: str, label: str = "") -> None:
-    """The `check` match hook of a game whose participants are only our players."""
-    our_side(game, label or "A", text)
-
-
-def searches_ours(game: str, text: str) -> bool:
-    """The `searches` match hook of a game whose participants are only our players: all but
-    a person at the terminal."""
-    from .human import is_person
-
-    return not is_person(game, text.partition(":")[0].strip())
-
-
 def spec(side: Side) -> str:
     """The player as it was named on the command line: `name` or `name:key=value,...`."""
     return side.player + (":" + ",".join(f"{k}={v}" for k, v in side.params) if side.params else "")

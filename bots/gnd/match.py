@@ -10,7 +10,8 @@ from typing import Any
 
 from .. import cmdline
 from ..cmdline import UsageFailure, count, nonnegative, positive
-from ..matches import Watch, check_ours, our_side, searches_ours
+from ..matches import Watch
+from ..participants import check_ours, our_side, searches_ours
 from .commands import CLOCK
 from .entry import rules
 

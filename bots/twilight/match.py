@@ -9,7 +9,8 @@ from typing import Any
 
 from .. import cmdline
 from ..cmdline import UsageFailure, count, nonnegative, positive
-from ..matches import Watch, check_ours, our_side, searches_ours
+from ..matches import Watch
+from ..participants import check_ours, our_side, searches_ours
 
 PERSON_TIME = 300.0  # seconds a person at the terminal has per move, unless --person-time says otherwise
 ENGINES = ""  # only our players: the official protocol has no engine side to start
