@@ -40,6 +40,7 @@ from .legal import refusal
 from .threads import in_daemon_thread
 from .players import make_player, player_table, think
 from .runner import MoveReport, SearchRunner
+from .session import MOVE
 
 
 def merge(reports: list[MoveReport]) -> MoveReport:
@@ -85,7 +86,7 @@ async def decide(runner: SearchRunner, game: str, player: str, params: tuple, st
     report = dataclasses.replace(report, move=move, fallback=reason)
     if log is not None:
         timed = math.isfinite(report.budget)  # a person with no clock has an infinite budget
-        log.info("move", move=info.notation(state, move), budget=round(report.budget, 3) if timed else None,
+        log.info(MOVE, move=info.notation(state, move), budget=round(report.budget, 3) if timed else None,
                  used=round(report.used, 3), depth=report.depth, nodes=report.nodes,
                  late_by=round(report.late_by, 3), fallback=reason, **fields)
     return move, report

@@ -62,9 +62,10 @@ class SessionModule(Protocol):
     """Game.session: a bot of this game on its server (the daemon, `bots play`, `bots soak`)."""
 
     async def play(self, bot: Any, runner: Any, on_state: Callable[[Any], None] | None = None,
-                   log: Any = None) -> list[dict]:
+                   log: Any = None, stop: Any = None) -> list[dict]:
         """Join the server with `bot` and play; a summary per finished game (bots.playing
-        retries what fails; `runner` is the bots.runner.SearchRunner of its searches)."""
+        retries what fails; `runner` is the bots.runner.SearchRunner of its searches).  Once
+        the asyncio.Event `stop` is set, no new game starts (bots.session.Client.stopping)."""
 
     def bot_from_table(self, table: dict, where: str) -> Any:
         """The bot a `[[bot]]` table of the daemon's config describes (bots.settings), checked:

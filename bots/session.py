@@ -15,7 +15,12 @@ one garbage policy, and the runner session each bot plays in.
   broken (ProtocolError).  A binary stream cannot find the next frame: its limit is 1.
 - `Client`: the base of the three kinds: `play()` opens the bot's runner session (its share
   of the workers and its own worker caches, see bots.runner), runs `games()` and returns the
-  summaries, attaching them to a SessionClosed raised after some games were finished.
+  summaries, attaching them to a SessionClosed raised after some games were finished.  Once
+  `stop` is set (the daemon's reload removed or changed the bot) a client plays no new game:
+  it returns after the game in progress (`stopping`).
+- The events every session logs by these names (bots.monitor reads them): `CONNECTED`,
+  `GAME_STARTS`, `MOVE` (bots.decide), `GAME_OVER` (with the summary's fields) and
+  `INTERRUPTED` (a drop ended the game in progress).
 
 A summary (one per game, logged as "game over" and printed by `bots play`) says from our side
 how the game ended: the result, one of `RESULTS` ("unknown" only when nobody can tell, e.g.
@@ -28,12 +33,15 @@ docs/protocols/game-ends.md has each server's ends.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
+import asyncio
 from typing import Any, Callable
 
 from protocol.errors import ProtocolError
 
 from .runner import SearchRunner
 
+CONNECTED, GAME_STARTS, MOVE, GAME_OVER = "connected", "game starts", "move", "game over"
+INTERRUPTED = "the connection ended mid-game; its result is unknown"
 GARBAGE_LIMIT = 5  # malformed messages in a row before a peer is judged broken
 RESULTS = ("won", "lost", "draw", "unknown")  # a game's result, from our side
 
@@ -87,9 +95,14 @@ class Client(ABC):
     label = "client"
 
     def __init__(self, bot: Any, runner: SearchRunner, log: Any,
-                 on_state: Callable[[Any], None] | None = None) -> None:
-        self.bot, self.runner, self.log, self.on_state = bot, runner, log, on_state
+                 on_state: Callable[[Any], None] | None = None, stop: asyncio.Event | None = None) -> None:
+        self.bot, self.runner, self.log, self.on_state, self.stop = bot, runner, log, on_state, stop
         self.summaries: list[dict] = []
+
+    @property
+    def stopping(self) -> bool:
+        """Asked to play no new game (the game in progress is finished first)."""
+        return self.stop is not None and self.stop.is_set()
 
     async def play(self) -> list[dict]:
         """Play `games()` in the bot's runner session; the summary of every finished game."""

@@ -226,7 +226,7 @@ def test_a_wrong_arity_a_sync_coroutine_and_a_wrong_type_are_caught(monkeypatch)
     from bots.twilight import match
 
     monkeypatch.setattr(display, "render", lambda state: "")  # no colour
-    monkeypatch.setattr(session, "play", lambda bot, runner, on_state=None, log=None: [])  # not async
+    monkeypatch.setattr(session, "play", lambda bot, runner, on_state=None, log=None, stop=None: [])  # not async
     monkeypatch.setattr(match, "SETUP", 3)
     problems = "\n".join(hook_problems(registry.get("twilight")))
     assert "twilight.render (bots.twilight.display).render(state) cannot be called as render" in problems

@@ -20,6 +20,7 @@ from __future__ import annotations
 import asyncio
 import time
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, Callable
 from urllib.parse import urlsplit
 
@@ -35,7 +36,7 @@ from ..clock import Overhead
 from ..decide import decide
 from ..players import make_player
 from ..runner import SearchRunner
-from ..session import Client, GarbageGuard, Refused
+from ..session import GAME_OVER, GAME_STARTS, Client, GarbageGuard, Refused
 from .entry import rules as rules_of
 from .record import SEATS, position
 
@@ -187,14 +188,15 @@ class _Http:
 
 
 async def play(bot: GndBot, runner: SearchRunner, on_state: Callable[[Any], None] | None = None,
-               log: Any = None) -> list[dict]:
-    """Register and play `bot.games` games (forever if 0); a summary per finished game.
+               log: Any = None, stop: asyncio.Event | None = None) -> list[dict]:
+    """Register and play `bot.games` games (forever if 0), or until a game ends once `stop` is
+    set; a summary per finished game.
 
     Raises Refused if the server refuses us for good, ProtocolError if it keeps sending
     garbage.  Network errors and 5xx are retried here with backoff.
     """
     log = (log or structlog.get_logger("bots.gnd")).bind(bot=bot.name, game=bot.game, server=bot.server)
-    return await _Gnd(bot, runner, log, on_state).play()
+    return await _Gnd(bot, runner, log, on_state, stop).play()
 
 
 class _Gnd(Client):
@@ -206,12 +208,12 @@ class _Gnd(Client):
         async with aiohttp.ClientSession(timeout=timeout) as http:
             client = _Http(bot, http, log)
             await client.register()
-            while not bot.games or len(summaries) < bot.games:
+            while (not bot.games or len(summaries) < bot.games) and not self.stopping:
                 log.info("waiting for a match", games_played=len(summaries))
                 _, turn, arrived = await client.turn("/start", gnd.start)
                 summary = await _game(bot, client, self.runner, turn, arrived, self.on_state, log)
                 summaries.append(summary)
-                log.info("game over", **summary)
+                log.info(GAME_OVER, **summary)
 
 
 async def _game(bot: GndBot, client: _Http, runner: SearchRunner, turn: gnd.Turn,
@@ -222,7 +224,7 @@ async def _game(bot: GndBot, client: _Http, runner: SearchRunner, turn: gnd.Turn
     player = bot.player if bot.player and name == bot.game else registry.get(name).default_player
     params = bot.params if player == bot.player else ()
     glog = log.bind(match=turn.match_token, colour="red" if us == gnd.RED else "blue", size=turn.size, player=player)
-    glog.info("match started", clock=round(turn.clocktime, 3))
+    glog.info(GAME_STARTS, clock=round(turn.clocktime, 3))
     previous = None
     exclude: set = set()
     moves = refused = 0
@@ -267,7 +269,7 @@ async def _game(bot: GndBot, client: _Http, runner: SearchRunner, turn: gnd.Turn
                     why=end_reason(name, turn, us, previous))
 
 
-def _save(bot: GndBot, summary: dict, us: int, first: Any, turns: list[dict]) -> None:
+def _save(bot: GndBot, summary: dict, us: int, first: Any, turns: list[dict]) -> Path | None:
     """The game as a client saw it, into bot.record (bots.records): each of our actions with the
     position the server sent and the time from its answer to our request, as we measured it."""
     players = {SEATS[us]: bot.name, SEATS[3 - us]: "opponent"}
@@ -275,8 +277,8 @@ def _save(bot: GndBot, summary: dict, us: int, first: Any, turns: list[dict]) ->
     record = {**summary, "players": players, "winner_name": players.get(winner),
               "reason": summary.get("abandoned", summary["reason"])}
     setup = {"name": str(summary["size"]), "size": summary["size"], "server": bot.server}
-    records.keep(bot.record, records.stamp(record, summary["game"], setup, position(first), turns, records.CLIENT),
-                 len(turns))
+    return records.keep(bot.record, records.stamp(record, summary["game"], setup, position(first), turns,
+                                                  records.CLIENT), len(turns))
 
 
 def end_reason(game: str, turn: gnd.Turn, us: int, previous: Any) -> str:
@@ -317,5 +319,7 @@ def _summary(turn: gnd.Turn, us: int, moves: int, refused: int, abandoned: str |
     if abandoned:
         out["abandoned"] = abandoned
     if bot is not None and bot.record and first is not None:
-        _save(bot, out, us, first, list(turns))
+        path = _save(bot, out, us, first, list(turns))
+        if path is not None:
+            out["record"] = str(path)
     return out

@@ -23,6 +23,7 @@ import asyncio
 import re
 import time
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, Callable
 
 import structlog
@@ -34,7 +35,7 @@ from .. import __version__, clock, fields, records
 from ..clock import Overhead
 from ..players import make_player
 from ..runner import SearchRunner
-from ..session import Client, GarbageGuard, Refused, SessionClosed
+from ..session import CONNECTED, GAME_OVER, GAME_STARTS, Client, GarbageGuard, Refused, SessionClosed
 from ..decide import decide
 from . import fallback
 from .board import BLACK, PASS, WHITE, IllegalMove, State, empty, point_name
@@ -209,8 +210,9 @@ class _Session(Client):
     label = "go"
 
     def __init__(self, bot: CgosBot, runner: SearchRunner, reader: asyncio.StreamReader,
-                 writer: asyncio.StreamWriter, log: Any, on_state: Callable[[State], None] | None = None) -> None:
-        super().__init__(bot, runner, log, on_state)
+                 writer: asyncio.StreamWriter, log: Any, on_state: Callable[[State], None] | None = None,
+                 stop: asyncio.Event | None = None) -> None:
+        super().__init__(bot, runner, log, on_state, stop)
         self.reader, self.writer = reader, writer
         self.decoder = cgos.Decoder()
         self.arrived = time.monotonic()
@@ -284,7 +286,7 @@ class _Session(Client):
                 self.log.warning("unknown line from the server; ignored", line=self._mask(event.line))
 
     def _done(self) -> bool:
-        return bool(self.bot.games) and len(self.summaries) >= self.bot.games
+        return self.stopping or (bool(self.bot.games) and len(self.summaries) >= self.bot.games)
 
     # -- events ---------------------------------------------------------------------------
 
@@ -302,7 +304,7 @@ class _Session(Client):
             state = apply_move(state, state.to_move, text, glog)
         self.game = _Game(event.game_id, colour, event.white.name, event.black.name, state, len(event.moves), glog,
                           played=[text for text, _ in event.moves], thinks=[None] * len(event.moves))
-        glog.info("game started", opponent=self.game.opponent, size=event.size, komi=event.komi,
+        glog.info(GAME_STARTS, opponent=self.game.opponent, size=event.size, komi=event.komi,
                   main_time=event.time, resumed_moves=len(event.moves), to_move=_LETTERS[state.to_move])
 
     async def _genmove(self, event: cgos.Genmove, arrived: float) -> None:
@@ -388,12 +390,13 @@ class _Session(Client):
         summary = {"gid": game.gid, "colour": ours, "opponent": game.opponent,
                    "result": result, "winner": winner, "moves": game.moves, "outcome": outcome,
                    "reason": reason, "score": margin, "score_from": score_from if margin is not None else None}
+        path = self._save(game, result) if self.bot.record else None
+        if path is not None:
+            summary["record"] = str(path)
         self.summaries.append(summary)
-        game.log.info("game over", comment=self._mask(comment), won=winner == self.bot.name, **summary)
-        if self.bot.record:
-            self._save(game, result)
+        game.log.info(GAME_OVER, comment=self._mask(comment), won=winner == self.bot.name, **summary)
 
-    def _save(self, game: _Game, result: str | None) -> None:
+    def _save(self, game: _Game, result: str | None) -> Path | None:
         """The game as SGF into bot.record: every move, and the think time of ours as we
         measured it (from genmove to our answer); the root comment says so."""
         size = game.state.size
@@ -403,14 +406,15 @@ class _Session(Client):
                                     "measured by the client", thinks=game.thinks)
         except ValueError as exc:  # a move the server sent that is no point of ours
             game.log.error("cannot write the game record", error=str(exc))
-            return
-        records.keep_text(self.bot.record, records.file_name("go", f"{size}x{size}", game.black, game.white,
+            return None
+        return records.keep_text(self.bot.record, records.file_name("go", f"{size}x{size}", game.black, game.white,
                                                              game.gid, "sgf"), text)
 
 
 async def play(bot: CgosBot, runner: SearchRunner, on_state: Callable[[State], None] | None = None,
-               log: Any = None) -> list[dict]:
-    """Connect, log in and play until `bot.games` games are done (then `quit`); a summary per game.
+               log: Any = None, stop: asyncio.Event | None = None) -> list[dict]:
+    """Connect, log in and play until `bot.games` games are done, or a game ends once `stop` is
+    set (then `quit`); a summary per game.
 
     Each summary: gid, colour ("b"/"w"), opponent, result (the server's string, e.g.
     "W+6.0", "B+Resign", "Draw"; None if unknown), winner (a name or None), moves, and from
@@ -426,9 +430,9 @@ async def play(bot: CgosBot, runner: SearchRunner, on_state: Callable[[State], N
     loading = runner.when_ready(fallback.warm)  # the fallback runs here, not in a worker (bots.go.fallback)
     try:
         reader, writer = await asyncio.wait_for(asyncio.open_connection(bot.host, bot.port), CONNECT_TIMEOUT)
-        log.info("connected", player=bot.player)
+        log.info(CONNECTED, player=bot.player)
         try:
-            return await _Session(bot, runner, reader, writer, log, on_state).play()
+            return await _Session(bot, runner, reader, writer, log, on_state, stop).play()
         finally:
             writer.close()
             try:

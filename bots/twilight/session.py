@@ -20,6 +20,7 @@ import math
 import time
 from collections import defaultdict
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, Callable
 
 import structlog
@@ -32,7 +33,7 @@ from .. import clock, fields, records
 from ..decide import decide
 from ..players import make_player
 from ..runner import SearchRunner
-from ..session import Client, GarbageGuard, SessionClosed
+from ..session import CONNECTED, GAME_OVER, GAME_STARTS, INTERRUPTED, Client, GarbageGuard, SessionClosed
 from ..streams import Closed, Garbage, pump
 from .record import position
 from .rules import (
@@ -116,15 +117,16 @@ class Game:
 
 
 async def play(bot: TwilightBot, runner: SearchRunner, on_state: Callable[[State], None] | None = None,
-               log: Any = None) -> list[dict]:
-    """Connect, play until the server says BYE or closes; a summary per finished game.
+               log: Any = None, stop: asyncio.Event | None = None) -> list[dict]:
+    """Connect, play until the server says BYE or closes, or until a game ends once `stop` is
+    set; a summary per finished game.
 
     Raises SessionClosed if the connection ends in the middle of a game, ProtocolError if
     the server sends garbage, OSError if it cannot be reached.
     """
     log = (log or structlog.get_logger("bots.twilight")).bind(bot=bot.name, game="twilight",
                                                                server=f"{bot.host}:{bot.port}", player=bot.player)
-    return await _Twilight(bot, runner, log, on_state).play()
+    return await _Twilight(bot, runner, log, on_state, stop).play()
 
 
 class _Twilight(Client):
@@ -151,7 +153,7 @@ class _Twilight(Client):
         try:
             writer.write(encode(Nme(bot.name)))
             await writer.drain()
-            log.info("connected")
+            log.info(CONNECTED)
             while True:
                 event = await queue.get()
                 if isinstance(event, Garbage):
@@ -191,6 +193,8 @@ class _Twilight(Client):
                         game.ended_at = time.monotonic()
                         summaries.append(_summary(game, bot, log))
                     game = None
+                    if self.stopping:
+                        return
         finally:
             reading.cancel()
 
@@ -216,7 +220,7 @@ def _start(game: Game, event: Map, bot: TwilightBot, log: Any) -> None:
     else:
         raise ProtocolError(f"the HME cell {game.home} holds no vampires and no werewolves")
     game.state = game.initial = state._replace(to_move=game.species)
-    log.info("game starts", species=game.species.name.lower(), rows=game.rows, cols=game.cols)
+    log.info(GAME_STARTS, species=game.species.name.lower(), rows=game.rows, cols=game.cols)
 
 
 async def _turn(game: Game, update: Upd, queue: asyncio.Queue, bot: TwilightBot, runner: SearchRunner,
@@ -444,7 +448,7 @@ def _p_all_lost(groups, monsters, humans) -> float:
     return p
 
 
-def _save(game: Game, bot: TwilightBot, ending: Ending) -> None:
+def _save(game: Game, bot: TwilightBot, ending: Ending) -> Path | None:
     """The game as a client saw it, into bot.record (bots.records): each of our moves with the
     position the server showed and the time from its UPD to our MOV, as we measured it."""
     me, them = game.species.name.lower(), game.species.other.name.lower()
@@ -455,16 +459,15 @@ def _save(game: Game, bot: TwilightBot, ending: Ending) -> None:
               "reason": f"{ending.reason}, as the client saw it" + ("" if ending.certain else " (inferred)"),
               "plies": game.state.ply, "moves": game.moves}
     setup = {"name": f"{game.rows}x{game.cols}", "server": bot.address}
-    records.keep(bot.record, records.stamp(record, "twilight", setup, position(game.initial), game.recorded,
-                                           records.CLIENT), game.state.ply)
+    return records.keep(bot.record, records.stamp(record, "twilight", setup, position(game.initial), game.recorded,
+                                                  records.CLIENT), game.state.ply)
 
 
 def _summary(game: Game, bot: TwilightBot, log: Any, ending: Ending | None = None) -> dict:
     """The summary of a finished game (logged as "game over"): our result and why, and the
     populations of the last known position (`score_from`: the server announces no score)."""
     ending = ending or final_result(game, bot.game_time, bot.move_time)
-    if bot.record:
-        _save(game, bot, ending)
+    path = _save(game, bot, ending) if bot.record else None
     used = sorted(m["used"] for m in game.moves)
     summary = {
         "species": game.species.name.lower(), "result": ending.result, "reason": ending.reason,
@@ -472,7 +475,9 @@ def _summary(game: Game, bot: TwilightBot, log: Any, ending: Ending | None = Non
         "ours": ending.state.population(game.species), "theirs": ending.state.population(game.species.other),
         "score_from": SCORE_FROM, "max_used": used[-1] if used else 0.0,
     }
-    log.info("game over", **summary)
+    if path is not None:
+        summary["record"] = str(path)
+    log.info(GAME_OVER, **summary)
     return summary
 
 
@@ -480,5 +485,5 @@ def _interrupted(game: Game, bot: TwilightBot, log: Any, why: str) -> dict:
     """The summary of a game the connection lost before END: nobody decided it, so "unknown"."""
     state = max(_after_our_ply(game), key=lambda o: o[0])[1]
     summary = _summary(game, bot, log, Ending("unknown", "disconnect", False, state))
-    log.warning("the connection ended mid-game; its result is unknown", detail=why)
+    log.warning(INTERRUPTED, detail=why)
     return summary

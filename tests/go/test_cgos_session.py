@@ -299,7 +299,7 @@ async def test_resume_rebuilds_the_position_from_the_setup_tail(runner, json_log
 
     outcome = await against(script, runner)
     assert isinstance(outcome, SessionClosed) and "mid-game" in str(outcome)
-    started = [e for e in events(json_logs) if e["event"] == "game started"]
+    started = [e for e in events(json_logs) if e["event"] == "game starts"]
     assert started[0]["resumed_moves"] == 41 and started[0]["colour"] == "w" and started[0]["to_move"] == "w"
     assert not [e for e in events(json_logs) if e["level"] == "error"]
 
@@ -510,7 +510,7 @@ async def test_the_password_never_reaches_the_logs(runner, json_logs):
     assert PASSWORD not in str(outcome) and "***" in str(outcome)
     text = json_logs.getvalue()
     logged = [e["event"] for e in events(json_logs)]
-    assert {"connected", "game started", "move", "game over", "info"} <= set(logged)  # logs were captured
+    assert {"connected", "game starts", "move", "game over", "info"} <= set(logged)  # logs were captured
     assert "unknown line from the server; ignored" in logged
     assert PASSWORD not in text
     assert PASSWORD not in repr(bot(6809))
