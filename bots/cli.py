@@ -15,6 +15,7 @@
     bots fuzz [--inputs N]                      every wire codec against hostile inputs
     bots soak [--moves 1000]                    four bots of three games share the workers: a table
     bots daemon --config FILE                   every bot of a TOML file, concurrently
+    bots status [--url URL]                     what a running daemon's bots are doing
     bots replay FILE [--to-png OUT.png]         step through a game saved with --record DIR
     bots warm [GAME...]                         compile every game's kernels now (an image, a service)
 
@@ -48,12 +49,24 @@ from .players import PlayerError
 def cmd_daemon(args: argparse.Namespace) -> int:
     from . import daemon, settings
 
+    path = args.check or args.config
     try:
-        config = settings.load(args.config)
+        config = settings.load(path)
     except settings.SettingsError as exc:
         raise UsageFailure(str(exc)) from None
+    if args.check:
+        bots = ", ".join(f"{b.bot.name} ({b.game} on {b.bot.address})" for b in config.bots)
+        page = f"; status page on {config.status.host}:{config.status.port}" if config.status else ""
+        print(f"{path}: OK: {len(config.bots)} bot(s): {bots}{page}")
+        return 0
     logsetup.setup(args.log_format or config.log_format, config.log_level)
-    return _run(daemon.run(config))
+    return _run(daemon.run(config, path))
+
+
+def cmd_status(args: argparse.Namespace) -> int:
+    from . import status_cli
+
+    return status_cli.run(args.url, args.token_env, args.json)
 
 
 def cmd_soak(args: argparse.Namespace) -> int:
@@ -158,7 +171,7 @@ PER_GAME = {
     "tournament": ("GAME", "a round robin or gauntlet of many participants, with ratings and a report",
                    ["bots tournament gopher --players alphabeta mcts random --report out/"]),
 }
-COMMANDS = (*PER_GAME, "daemon", "demo", "maps", "fuzz", "soak", "replay", "warm")
+COMMANDS = (*PER_GAME, "daemon", "status", "demo", "maps", "fuzz", "soak", "replay", "warm")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -193,12 +206,32 @@ def build_parser() -> argparse.ArgumentParser:
                 added.add((command, target))
                 add(targets[command] if target else sub)
 
-    d = page(sub, "daemon", "run every bot of a config file", ["bots daemon --config config/bots.toml"],
+    d = page(sub, "daemon", "run every bot of a config file",
+             ["bots daemon --config config/bots.toml", "bots daemon --check config/bots.toml",
+              "kill -HUP $(pidof -s bots)    # or: systemctl reload bots@NAME"],
              "Runs every [[bot]] of a TOML config on one event loop, sharing one pool of search workers: each "
              "bot plays its server's games, a server that is down or drops is retried with backoff, garbage "
-             "from a server stops only that bot.  SIGTERM or Ctrl-C stops them all.")
-    d.add_argument("--config", required=True, help="a TOML file (see config/bots.toml)")
+             "from a server stops only that bot.  SIGTERM or Ctrl-C stops them all.  SIGHUP re-reads the "
+             "config: new bots start, removed bots stop after their game in progress, changed bots restart "
+             "after it, the others are not touched; a config with an error is refused (one log line) and "
+             "the bots go on.  With a [status] table it serves a live status page, /metrics and /healthz.")
+    which = d.add_mutually_exclusive_group(required=True)
+    which.add_argument("--config", help="a TOML file (see config/bots.toml)")
+    which.add_argument("--check", metavar="CONFIG",
+                       help="only check CONFIG: print its bots and exit 0, or its first error and exit 2")
     d.set_defaults(func=cmd_daemon)
+
+    st = page(sub, "status", "what a running daemon's bots are doing, from its status page",
+              ["bots status", "bots status --url http://10.0.0.5:8765 --token-env BOTS_STATUS_TOKEN"],
+              "Prints a line per bot of a running daemon (state, today's games, the game in progress, the "
+              "latest error) and one for its worker pool, from the status page's JSON (the config's "
+              "[status] listen).  Exit status: 0 all bots healthy, 1 a bot is failing, 3 the page cannot "
+              "be reached.")
+    st.add_argument("--url", default="http://127.0.0.1:8765", help="the status page (http://127.0.0.1:8765)")
+    st.add_argument("--token-env", default=None, metavar="VARIABLE",
+                    help="the environment variable holding the page's token (needed off loopback)")
+    st.add_argument("--json", action="store_true", help="print the page's JSON instead of the table")
+    st.set_defaults(func=cmd_status)
 
     f = page(sub, "fuzz", "every wire codec against hostile inputs (random, mutated, huge numbers)",
              ["bots fuzz --inputs 100000 --codecs twilight"],

@@ -26,6 +26,7 @@ from .cmdline import (UsageFailure, add_player, add_record, add_workers, checked
                       shower, whole)
 from .fields import SettingsError
 from .human import is_person
+from .monitor import BotWatch, Monitor
 from .players import PlayerError
 from .runner import SearchRunner
 from .session import fatal
@@ -45,42 +46,57 @@ class BotSettings:
 
 async def keep_playing(entry: BotSettings, runner: SearchRunner, backoff: Backoff | None = None,
                        pause: float = 1.0, on_game: Callable[[dict], None] | None = None,
-                       retries: int | None = None, on_state: Callable[[Any], None] | None = None) -> int:
+                       retries: int | None = None, on_state: Callable[[Any], None] | None = None,
+                       watch: BotWatch | None = None, stop: asyncio.Event | None = None) -> int:
     """Play games with one bot until it has played `entry.games` (forever if 0); `on_game`
     gets each finished game's summary, `on_state` each position the session sees.  After
-    `retries` failures in a row (None: never) the bot gives up.  Returns the games played."""
+    `retries` failures in a row (None: never) the bot gives up.  `watch` (bots.monitor) is told
+    the bot's state and sees its log; once `stop` is set the bot plays no new game (the one in
+    progress is finished).  Returns the games played."""
     game, bot, games = entry.game, entry.bot, entry.games
     session = registry.get(game).module("session")
     counts_games = "games" in {f.name for f in dataclasses.fields(bot)}
-    blog = log.bind(bot=bot.name, game=game, server=bot.address)
+    watch = watch or Monitor().watch(bot.name, game, bot.address, bot.player)
+    blog = watch.logger(log.bind(bot=bot.name, game=game, server=bot.address))
+    seen = [f for f in (on_state, watch.position) if f is not None]
     backoff = backoff or Backoff()
     played = failures = 0
     while True:
+        if stop is not None and stop.is_set():
+            watch.stopped("stopped by a reload")
+            return played
+        watch.connecting()
         try:
             if counts_games and games:
                 bot = dataclasses.replace(bot, games=games - played)  # only the games still owed
-            summaries = await session.play(bot, runner, on_state=on_state, log=blog)
+            summaries = await session.play(bot, runner, on_state=lambda state: [f(state) for f in seen], log=blog,
+                                           stop=stop)
             for summary in summaries if on_game else ():
                 on_game(summary)
             played += len(summaries)
             backoff.reset()
+            watch.succeeded()
             failures = 0
             if games and played >= games:
                 blog.info("bot finished its games", games=played)
+                watch.finished(f"played its {played} games")
                 return played
             delay = pause
         except Exception as exc:
             if fatal(exc):
                 blog.error("server sent garbage or refused us; this bot stops", error=str(exc))
+                watch.stopped("the server sent garbage or refused us", str(exc))
                 return played
             failures += 1
             if not isinstance(exc, (OSError, ConnectionError)):  # a bug: it must not take the other bots down
                 if retries is not None and failures > retries:
                     blog.exception("session failed; this bot stops", error=str(exc), retries=retries)
+                    watch.stopped(f"failed {failures} times in a row", str(exc))
                     return played
                 delay = backoff.next()
                 blog.exception("session failed; retrying", error=str(exc), retry_in=round(delay, 2))
-                await asyncio.sleep(delay)
+                watch.backing_off(str(exc), delay)
+                await _pause(delay, stop)
                 continue
             done = getattr(exc, "summaries", ())  # games completed before the drop (SessionClosed)
             interrupted = getattr(exc, "interrupted", None)  # the game the drop itself ended
@@ -89,17 +105,32 @@ async def keep_playing(entry: BotSettings, runner: SearchRunner, backoff: Backof
             played += len(done)
             if done:
                 backoff.reset()
+                watch.succeeded()
                 failures = 0
                 if games and played >= games:
                     blog.info("bot finished its games", games=played)
+                    watch.finished(f"played its {played} games")
                     return played
+            error = str(exc) or type(exc).__name__
             if retries is not None and failures > retries:
-                blog.error("cannot play on the server", error=str(exc) or type(exc).__name__, retries=retries)
+                blog.error("cannot play on the server", error=error, retries=retries)
+                watch.stopped(f"cannot play on the server after {failures} tries", error)
                 return played
             delay = backoff.next()
-            blog.warning("server unreachable or dropped; retrying", error=str(exc) or type(exc).__name__,
-                         retry_in=round(delay, 2))
+            blog.warning("server unreachable or dropped; retrying", error=error, retry_in=round(delay, 2))
+            watch.backing_off(error, delay)
+        await _pause(delay, stop)
+
+
+async def _pause(delay: float, stop: asyncio.Event | None) -> None:
+    """Sleep `delay` seconds, or less if `stop` is set meanwhile."""
+    if stop is None:
         await asyncio.sleep(delay)
+        return
+    try:
+        await asyncio.wait_for(stop.wait(), delay)
+    except asyncio.TimeoutError:
+        return
 
 
 # -- bots play GAME -----------------------------------------------------------------------------------

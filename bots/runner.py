@@ -231,6 +231,7 @@ class SearchRunner:
         # What went wrong, by reason ("worker late", "queued past its deadline", "pool replaced",
         # ...): `bots soak` reports it; a healthy run has none.
         self.failures: Counter[str] = Counter()
+        self._in_flight = 0  # searches asked for and not yet answered (`queued`)
 
     async def __aenter__(self) -> "SearchRunner":
         if self.background:
@@ -470,7 +471,11 @@ class SearchRunner:
             task = pool.schedule(_work, (job, args, budget), timeout=self.allowed(budget) + BACKSTOP)
         waiter = asyncio.wrap_future(task)
         waiter.add_done_callback(_retrieve)  # an outcome that comes after the fallback is dropped
-        reason, result = await self._wait(task, waiter, budget, pool)
+        self._in_flight += 1
+        try:
+            reason, result = await self._wait(task, waiter, budget, pool)
+        finally:
+            self._in_flight -= 1
         used = time.monotonic() - budget.start
         late_by = max(0.0, used - budget.seconds)
         if reason is None:
@@ -479,6 +484,11 @@ class SearchRunner:
         self.failures[reason] += 1
         log.error("search failed, sending the fallback move", reason=reason)
         return MoveReport(fallback, budget.seconds, used, 0, 0, late_by, reason)
+
+    @property
+    def queued(self) -> int:
+        """Searches waiting for a free worker (the daemon's status page and /metrics)."""
+        return max(0, self._in_flight - self.processes)
 
     def allowed(self, budget: Budget) -> float:
         """Seconds from the budget's start until a running search is given up: its `limit`

@@ -8,6 +8,11 @@
     format = "auto"      # auto, console or json
     level = "info"
 
+    [status]             # optional: the status page, /metrics and /healthz (bots.status_page)
+    listen = "127.0.0.1:8765"   # HOST:PORT; another address than loopback needs token_env
+    token_env = "BOTS_STATUS_TOKEN"  # the variable holding the token the page asks for
+    failing_after = 5    # failures in a row after which a bot backing off counts as failing
+
     record = "games"     # optional: every bot saves its games here (bots.records); a bot's own
                          # `record = "DIR"` overrides it
 
@@ -46,6 +51,8 @@
 
 from __future__ import annotations
 
+import ipaddress
+import os
 import tomllib
 from dataclasses import dataclass
 from pathlib import Path
@@ -61,12 +68,60 @@ __all__ = ["BotSettings", "Settings", "SettingsError", "load"]
 
 
 @dataclass(frozen=True)
+class StatusSettings:
+    """Where the status page listens, and the token it requires (None: none, on loopback)."""
+
+    host: str
+    port: int
+    token: str | None = None
+    failing_after: int = 5
+
+    def __repr__(self) -> str:  # the token is a secret
+        return f"StatusSettings(host={self.host!r}, port={self.port}, token={'***' if self.token else None}, " \
+               f"failing_after={self.failing_after})"
+
+
+@dataclass(frozen=True)
 class Settings:
     bots: tuple[BotSettings, ...]
     workers: int | None = None
     grace: float = 0.1
     log_format: str = "auto"
     log_level: str = "info"
+    status: StatusSettings | None = None
+
+
+def loopback(host: str) -> bool:
+    """Whether `host` is this machine only (127.0.0.0/8, ::1 or localhost)."""
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+def _status(table: dict, where: str) -> StatusSettings | None:
+    """The [status] table: None when it has no `listen`."""
+    listen = get(table, "listen", str, where, None)
+    token_env = get(table, "token_env", str, where, None)
+    failing_after = get(table, "failing_after", int, where, 5, lambda v: v >= 1, "must be >= 1")
+    if listen is None:
+        return None
+    host, sep, port = listen.rpartition(":")
+    host = host[1:-1] if host.startswith("[") and host.endswith("]") else host  # [::1]:8765
+    if not sep or not host or not port.isdigit() or not 0 < int(port) < 65536:
+        raise SettingsError(f"{where}: listen={listen!r} must be HOST:PORT, e.g. \"127.0.0.1:8765\"")
+    token = None
+    if token_env is not None:
+        token = os.environ.get(token_env, "")
+        if len(token) < 16:
+            raise SettingsError(f"{where}: token_env={token_env!r}: the environment variable "
+                                + ("is not set" if not token else "holds fewer than 16 characters"))
+    elif not loopback(host):
+        raise SettingsError(f"{where}: listen={listen!r} is reachable from other machines: set token_env to the "
+                            "environment variable holding the token the page requires (Authorization: Bearer)")
+    return StatusSettings(host, int(port), token, failing_after)
 
 
 def _bot(table: Any, where: str, record: str | None = None) -> BotSettings:
@@ -117,12 +172,14 @@ def load(path: str | Path) -> Settings:
         raise SettingsError(f"{path}: cannot read ({exc.strerror or exc})") from None
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
         raise SettingsError(f"{path}: not valid TOML ({exc})") from None
-    unknown = sorted(set(data) - {"runner", "log", "bot", "record"})
+    unknown = sorted(set(data) - {"runner", "log", "status", "bot", "record"})
     if unknown:
-        raise SettingsError(f"{path}: unknown section [{unknown[0]}] (known: runner, log, bot, and the key record)")
+        raise SettingsError(f"{path}: unknown section [{unknown[0]}] (known: runner, log, status, bot, "
+                            "and the key record)")
     record = get(data, "record", str, str(path), None)
     runner = _table(data, "runner", {"workers", "grace"}, path)
     logcfg = _table(data, "log", {"format", "level"}, path)
+    status = _status(_table(data, "status", {"listen", "token_env", "failing_after"}, path), f"{path}: [status]")
     bots = data.get("bot", [])
     if not isinstance(bots, list) or not bots:
         raise SettingsError(f"{path}: no [[bot]] entries")
@@ -139,4 +196,5 @@ def load(path: str | Path) -> Settings:
         log_level=get(logcfg, "level", str, f"{path}: [log]", "info",
                        lambda v: v.lower() in ("debug", "info", "warning", "error"),
                        "must be debug, info, warning or error"),
+        status=status,
     )

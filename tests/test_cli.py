@@ -327,7 +327,7 @@ def captured_play(monkeypatch):
 
     seen = []
 
-    async def fake_play(bot, runner, on_state=None, log=None):
+    async def fake_play(bot, runner, on_state=None, log=None, stop=None):
         seen.append(bot)
         return [{"species": "vampires", "moves": 3}]
 

@@ -206,7 +206,7 @@ async def test_a_bug_in_a_session_is_retried_not_fatal(runner, monkeypatch):
     """Any other exception from a session is logged and retried with backoff."""
     calls = []
 
-    async def broken(bot, runner, on_state=None, log=None):
+    async def broken(bot, runner, on_state=None, log=None, stop=None):
         calls.append(bot.name)
         if len(calls) < 3:
             raise RuntimeError("a bug")
@@ -578,7 +578,7 @@ async def test_go_games_finished_before_a_drop_count(monkeypatch):
     asked = []
     summary = {"gid": 1, "colour": "b", "opponent": "x", "result": "B+Resign", "winner": "counted", "moves": 9}
 
-    async def session(bot, runner, on_state=None, log=None):
+    async def session(bot, runner, on_state=None, log=None, stop=None):
         asked.append(bot.games)
         if len(asked) == 1:
             raise cgos_session.SessionClosed("server closed the connection between games", [summary, summary])
