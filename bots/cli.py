@@ -76,8 +76,13 @@ def cmd_soak(args: argparse.Namespace) -> int:
     unknown = [g for g in args.bots if g not in known]
     if unknown:
         raise UsageFailure(f"no practice server for game {unknown[0]!r} in --bots (known: {', '.join(known)})")
+    if args.page:
+        try:
+            soak.browser()
+        except OSError as exc:
+            raise UsageFailure(str(exc)) from None
     print(soak.run(tuple(args.bots), args.moves, args.workers, args.move_time, args.log_format or "auto",
-                   args.neighbours), flush=True)
+                   args.neighbours, args.page), flush=True)
     return 0
 
 
@@ -273,6 +278,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="busy processes competing for the cores meanwhile, at our priority (0)")
     k.add_argument("--bots", nargs="+", default=["twilight", "twilight", "go", "gopher"], metavar="GAME",
                    help="one bot per game named, each on its own local server (twilight twilight go gopher)")
+    k.add_argument("--page", action="store_true",
+                   help="serve the daemon's status page for these bots and keep it open in headless Chromium "
+                        "meanwhile (what the page costs)")
     k.set_defaults(func=cmd_soak)
     return parser
 

@@ -12,13 +12,17 @@ own count of time-outs; then what the pool had to do (workers killed, queued job
 pools replaced).  A fair pool shows no time-out, no fallback and no kill.
 
 `neighbours` busy processes (a Python loop each, at our priority) compete for the cores
-while it runs: a machine that does other work too (issue 28).
+while it runs: a machine that does other work too (issue 28).  With `page` the bots report to a
+monitor, as the daemon's do, whose status page (bots.status_page) is open in headless Chromium
+all along: the page's cost, live updates and board drawings included (issue 32).
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import shutil
+import socket
 import subprocess
 import sys
 import time
@@ -28,6 +32,7 @@ import structlog
 
 from . import log as logsetup
 from . import registry
+from .monitor import Monitor
 from .playing import BotSettings, keep_playing
 from .runner import SearchRunner
 
@@ -56,7 +61,32 @@ def _stop(processes: list[subprocess.Popen]) -> None:
         proc.wait()
 
 
-async def soak(games: tuple[str, ...], moves: int, workers: int, move_time: float, neighbours: int = 0) -> str:
+def browser() -> str:
+    """The Chromium that keeps the page open; OSError when none is installed."""
+    found = next(filter(None, map(shutil.which, ("chromium", "chromium-browser", "google-chrome"))), None)
+    if found is None:
+        raise OSError("--page needs Chromium (apt-get install chromium)")
+    return found
+
+
+async def _open_page(stack: contextlib.AsyncExitStack, monitor: Monitor) -> str:
+    """Serve the monitor's page on a free loopback port and open it in headless Chromium."""
+    from .status_page import serve
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    site = await serve(monitor, "127.0.0.1", port)
+    stack.push_async_callback(site.cleanup)
+    viewer = subprocess.Popen([browser(), "--headless", "--no-sandbox", "--disable-gpu", "--remote-debugging-port=0",
+                               f"http://127.0.0.1:{port}/"], stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                              stderr=subprocess.DEVNULL)
+    stack.callback(_stop, [viewer])
+    return "status page open in Chromium"
+
+
+async def soak(games: tuple[str, ...], moves: int, workers: int, move_time: float, neighbours: int = 0,
+               page: bool = False) -> str:
     names = [f"{game}-{i + 1}" for i, game in enumerate(games)]
     MOVES.clear()
     MOVES.update({name: [] for name in names})
@@ -68,8 +98,11 @@ async def soak(games: tuple[str, ...], moves: int, workers: int, move_time: floa
         stack.callback(runner.close)
         await runner.start()
         stack.callback(_stop, _busy(neighbours))
+        monitor = Monitor(runner)
+        viewed = await _open_page(stack, monitor) if page else "no status page"
         started = time.monotonic()
-        tasks = [asyncio.ensure_future(keep_playing(BotSettings(game, bot), runner))
+        tasks = [asyncio.ensure_future(keep_playing(BotSettings(game, bot), runner,
+                                                    watch=monitor.watch(bot.name, game, bot.address, bot.player)))
                  for game, (bot, _) in zip(games, grounds, strict=True)]
         try:
             while sum(len(m) for m in MOVES.values()) < moves and not any(t.done() for t in tasks):
@@ -79,7 +112,8 @@ async def soak(games: tuple[str, ...], moves: int, workers: int, move_time: floa
                 task.cancel()
             await asyncio.gather(*tasks, return_exceptions=True)
         timeouts = {name: count() for name, (_, count) in zip(names, grounds, strict=True)}
-        return _table(names, time.monotonic() - started, workers, runner.failures, timeouts, move_time, neighbours)
+        return _table(names, time.monotonic() - started, workers, runner.failures, timeouts, move_time, neighbours,
+                      viewed)
 
 
 def _quantile(values: list[float], q: float) -> float:
@@ -88,11 +122,11 @@ def _quantile(values: list[float], q: float) -> float:
 
 
 def _table(names: list[str], elapsed: float, workers: int, failures: Counter, timeouts: dict[str, int],
-           move_time: float, neighbours: int = 0) -> str:
+           move_time: float, neighbours: int = 0, viewed: str = "no status page") -> str:
     total = sum(len(m) for m in MOVES.values())
     fallbacks = sum(1 for m in MOVES.values() for line in m if line.get("fallback"))
     lines = [f"bots soak: {total} moves in {elapsed:.0f} s, {workers} workers shared by {len(names)} bots "
-             f"(Twilight {move_time:g} s per move), {neighbours} busy neighbour process(es); "
+             f"(Twilight {move_time:g} s per move), {neighbours} busy neighbour process(es), {viewed}; "
              f"fallbacks {fallbacks} ({100 * fallbacks / max(1, total):.2f}%)",
              f"{'bot':<12}{'moves':>7}{'fallbacks':>10}  {'used p50':>9}{'p99':>8}{'max':>8}{'late_by max':>12}"
              f"{'server time-outs':>18}  fallback reasons"]
@@ -110,9 +144,9 @@ def _table(names: list[str], elapsed: float, workers: int, failures: Counter, ti
 
 
 def run(games: tuple[str, ...], moves: int, workers: int, move_time: float, log_format: str,
-        neighbours: int = 0) -> str:
+        neighbours: int = 0, page: bool = False) -> str:
     """The soak, with the logs tapped: only warnings and errors are shown."""
     from .loop import run as run_loop
 
     logsetup.setup(log_format, "info", tap=_tap)
-    return run_loop(soak(games, moves, workers, move_time, neighbours))
+    return run_loop(soak(games, moves, workers, move_time, neighbours, page))
