@@ -104,7 +104,8 @@ def test_start_stop_and_restart_stay_as_the_daemon_expects():
     assert value("RestartPreventExitStatus") == "2"  # a config error: a restart would fail the same way
     assert value("KillSignal") == "SIGTERM" and value("TimeoutStopSec") == "15"
     assert value("KillMode") == "mixed"  # SIGTERM to the daemon alone: it stops its workers itself
-    assert not values("ExecReload")  # the daemon has no reload
+    # `systemctl reload`: SIGHUP to the daemon alone, which re-reads its config (bots.daemon.Daemon.reload)
+    assert values("ExecReload") == ["/bin/kill -HUP $MAINPID"]
 
 
 def test_the_unit_never_denies_writable_executable_memory():
