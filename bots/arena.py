@@ -7,21 +7,44 @@ with its 95% interval per setup, in total and in each seat.
 A game that crashes (our bug or a broken setup, not a player's fault: those are in its record)
 is logged and reported, and the command exits 1.  --record keeps each game's record (JSON, and
 SGF for the games recorded as SGF) for `bots replay`; --json appends each record as a line.
+
+--sprt "elo0=0 elo1=10 alpha=0.05 beta=0.05" makes the match a sequential test of A against
+B (bots.sprt, docs/sprt.md): pairs of games, one setup and one seed each with the seats
+swapped, until the log-likelihood ratio crosses a bound (exit 0) or --games, then the most
+games in all, are played (exit UNDECIDED).  A pair with a crashed game is left out of the
+statistics and reported.  --cluster plays the games as Ray tasks (bots.tournament.cluster),
+--parallel of them at a time.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import math
+import re
 import time
-from typing import Any
+from dataclasses import dataclass, field
+from typing import Any, Callable, Iterable
 
 from . import records as game_records
 from . import registry
-from .cmdline import (add_record, add_workers, count, output_file, players_text, record_directory, search_workers,
+from . import sprt
+from .cmdline import (UsageFailure, add_record, count, output_file, players_text, record_directory, search_workers,
                       shower, whole)
-from .matches import Side, Watch, report
+from .matches import MatchHooks, Side, Watch, report
 from .tournament.schedule import Job
+
+GAMES = 10  # games per setup, without --sprt
+SPRT_CAP = 1000  # the most games of a sequential test, unless --games says otherwise
+UNDECIDED = 3  # the exit status of a sequential test that reached its cap without a decision
+
+
+def bounds(text: str) -> sprt.Bounds:
+    """--sprt's argument, parsed (a one-line usage error naming what is wrong)."""
+    try:
+        return sprt.parse(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(f"{exc} (e.g. --sprt \"{sprt.EXAMPLE}\")") from None
 
 
 def add_parser(sub: argparse._SubParsersAction, game: registry.Game) -> None:
@@ -29,19 +52,42 @@ def add_parser(sub: argparse._SubParsersAction, game: registry.Game) -> None:
     hooks = game.module("match")
     engines = f", or {hooks.ENGINES}" if hooks.ENGINES else ""
     text = f"a {game.name} match between two players, with a report"
+    sequential = re.sub(r" --games \d+", "", hooks.ARENA_EXAMPLE) + f' --sprt "{sprt.EXAMPLE}" --games 2000'
     p = sub.add_parser(game.name, help=text, formatter_class=argparse.RawDescriptionHelpFormatter,
                        description=f"{text[0].upper()}{text[1:]}: on every {hooks.SETUP} the players take turns in "
                                    f"the first seat, game by game; the report gives A's score with its 95% interval "
                                    f"per {hooks.SETUP}, in total and in each seat, with illegal moves, time-outs and "
-                                   "move times.",
-                       epilog=f"example:\n  {hooks.ARENA_EXAMPLE}")
+                                   "move times.  With --sprt, a sequential test of A (the tested player) against B "
+                                   "instead: pairs of games until the games decide (docs/sprt.md).",
+                       epilog=f"example:\n  {hooks.ARENA_EXAMPLE}\n\nsequential test (A tested against B; exit "
+                              f"status 0: decided, {UNDECIDED}: --games played without a decision, 1: a game "
+                              f"crashed, 2: bad input):\n  {sequential}")
     p.add_argument("--a", required=True, metavar="PLAYER",
-                   help=f"NAME or NAME:key=value,... ({players_text(game.name)}){engines}")
+                   help=f"NAME or NAME:key=value,... ({players_text(game.name)}){engines}; with --sprt the "
+                        "tested player")
     p.add_argument("--b", required=True, metavar="PLAYER", help="the other side, as --a")
-    p.add_argument("--games", type=count, default=10, help=f"games per {hooks.SETUP}, seats alternating (10)")
-    p.add_argument("--parallel", type=count, default=1, help="games played at once (1)")
+    p.add_argument("--games", type=count, default=None,
+                   help=f"games per {hooks.SETUP}, seats alternating ({GAMES}); with --sprt the most games in all, "
+                        f"an odd number rounded up to whole pairs ({SPRT_CAP})")
+    p.add_argument("--sprt", type=bounds, default=None, metavar="BOUNDS",
+                   help=f'a sequential probability ratio test of A against B, e.g. --sprt "{sprt.EXAMPLE}" '
+                        "(one argument; alpha and beta 0.05 unless given): pairs of games (one "
+                        f"{hooks.SETUP} and seed, the seats swapped; the {hooks.SETUP}s in turn) until the "
+                        "log-likelihood ratio of H1 (A is elo1 Elo better than B) against H0 (A is elo0 better) "
+                        "crosses ln((1-beta)/alpha): H1 accepted, or ln(beta/(1-alpha)): H0 accepted, or --games "
+                        "are played; a line per pair, then the verdict, the pentanomial counts and A's Elo over B "
+                        "with its 95%% interval")
+    p.add_argument("--parallel", type=count, default=1,
+                   help="games played at once (1); with --sprt the two games of a pair may be among them; "
+                        "with --cluster, games on the cluster at once")
     p.add_argument("--seed", type=whole, default=1, help="base seed of the games' random events (1)")
-    add_workers(p)
+    p.add_argument("--workers", type=count, default=None,
+                   help="search processes: here shared by the parallel games (default: all cores; none when no "
+                        "player searches); with --cluster, per game and the CPUs each Ray task asks for (1)")
+    p.add_argument("--cluster", metavar="ADDRESS", default=None,
+                   help="play the games as Ray tasks on the Ray cluster whose head is ADDRESS (HOST:6379), "
+                        "--parallel at a time, as `bots tournament --cluster` does; needs "
+                        "pip install 'tournament-bots[cluster]'")
     p.add_argument("--json", default=None, metavar="FILE", help="append every game's record to FILE (JSON lines)")
     p.add_argument("--show", action="store_true", help="draw the board after every move")
     add_record(p, "every game", "JSON (and SGF for Go and Hex)", "--sgf")
@@ -78,59 +124,268 @@ def _keep(folder: Any, game: str, setup: str, record: dict, number: int) -> None
         game_records.keep(folder, record, number)
 
 
-def run(args: argparse.Namespace, intro: str = "") -> int:
-    """The match; `intro` is printed once the options are checked (`bots demo`'s words)."""
-    from .loop import run as run_loop
-    from .tournament.play import run_local
+@dataclass(frozen=True)
+class PairJob(Job):
+    """A game of a sequential test's pair: games 2k and 2k+1 are pair k, A in the first seat in
+    the first, B in the second, and both take the seed of game 2k (one setup, one seed, the
+    seats swapped)."""
+
+    def seed(self, base: int) -> int:
+        return Job(self.pair, self.setup, self.index - self.index % 2).seed(base)
+
+
+@dataclass
+class Match:
+    """What a match needs, whichever way it is played: the sides, the settings and setups, the
+    outputs, and the games kept so far."""
+
+    args: argparse.Namespace
+    hooks: MatchHooks
+    a: Side
+    b: Side
+    settings: dict
+    setups: list[str]
+    out: Any
+    folder: Any
+    show: Callable[[Any], None] | None
+    workers: int | None
+    records: list[dict] = field(default_factory=list)
+
+    @property
+    def cluster(self) -> str | None:
+        return getattr(self.args, "cluster", None)
+
+    @staticmethod
+    def labels(job: Job) -> tuple[str, str]:
+        """A in the first seat in even games, B in odd ones."""
+        return ("A", "B") if job.index % 2 == 0 else ("B", "A")
+
+    def keep(self, entry: dict) -> None:
+        """A finished game's record numbered, named and kept (--record, --json); a crashed
+        game has none."""
+        record = entry["record"]
+        if record is None:
+            return
+        record["game_number"] = len(self.records)
+        record["names"] = {"A": self.a.player, "B": self.b.player}
+        if self.folder is not None:
+            _keep(self.folder, self.args.game, entry["setup"], record, len(self.records))
+        record.pop("sgf_text", None)
+        self.records.append(record)
+        if self.out:
+            self.out.write(json.dumps(record) + "\n")
+            self.out.flush()
+
+    def play(self, jobs: Iterable[Job], note: Callable[[dict], None]) -> None:
+        """Play `jobs`, here or on the Ray cluster, --parallel at once; each entry to `note`."""
+        if self.cluster:
+            from .tournament.cluster import run_cluster
+
+            run_cluster(self.cluster, self.args.game, jobs, self.settings, self.args.seed,
+                        1 if self.workers is None else self.workers, note, labels=self.labels,
+                        window=self.args.parallel)
+        else:
+            from .loop import run as run_loop
+            from .tournament.play import run_local
+
+            run_loop(run_local(self.args.game, jobs, self.settings, self.args.seed, self.args.parallel, self.workers,
+                               note, watch=lambda job: Watch(self.labels(job), self.show)))
+
+    def close(self) -> None:
+        if self.out:
+            self.out.close()
+
+
+def prepare(args: argparse.Namespace) -> Match:
+    """The options checked, the outputs opened: a Match ready to play (UsageFailure naming a
+    bad option)."""
+    from .human import is_person
 
     game = registry.get(args.game)
     hooks = game.module("match")
     for label, text in (("A", args.a), ("B", args.b)):
         hooks.check(args.game, text, label)
+    cluster = getattr(args, "cluster", None)
+    if cluster:
+        if args.show:
+            raise UsageFailure("--show draws the board here; the games of --cluster are played elsewhere")
+        for label, text in (("a", args.a), ("b", args.b)):
+            if is_person(args.game, text.strip().split(":", 1)[0]):
+                raise UsageFailure(f"--{label} {text!r} is a person at this terminal and cannot play on a cluster")
+        try:
+            import ray  # noqa: F401  (only to say at once that it is missing)
+        except ImportError:
+            from .tournament.cluster import INSTALL
+
+            raise UsageFailure(INSTALL) from None
     settings = hooks.settings(args)
     setups = hooks.setups(args)
     out = output_file(args.json, "a")
     folder = record_directory(args.record)
-    a, b = Side("A", args.a.strip()), Side("B", args.b.strip())
-    jobs = [Job((a.player, b.player), setup, index) for index in range(args.games) for setup in setups]
     show = shower(game.module("render").render) if args.show else None
-    records: list[dict] = []
+    workers = search_workers(args.workers, [hooks.searches(args.game, t) for t in (args.a, args.b)])
+    return Match(args, hooks, Side("A", args.a.strip()), Side("B", args.b.strip()), settings, setups, out, folder,
+                 show, workers)
+
+
+def run(args: argparse.Namespace, intro: str = "") -> int:
+    """The match; `intro` is printed once the options are checked (`bots demo`'s words)."""
+    match = prepare(args)
+    if getattr(args, "sprt", None) is not None:
+        return run_sprt(match, args.sprt, intro)
+    a, b, setups, hooks = match.a, match.b, match.setups, match.hooks
+    games = args.games or GAMES
+    jobs = [Job((a.player, b.player), setup, index) for index in range(games) for setup in setups]
     by_setup: dict[str, list[dict]] = {setup: [] for setup in setups}
     crashed: list[dict] = []
     started = time.monotonic()
 
-    def watch(job: Job) -> Watch:
-        return Watch(("A", "B") if job.index % 2 == 0 else ("B", "A"), show)
-
     def note(entry: dict) -> None:
-        record = entry["record"]
-        if record is None:
+        match.keep(entry)
+        if entry["record"] is None:
             crashed.append(entry)
         else:
-            record["game_number"] = len(records)
-            record["names"] = {"A": a.player, "B": b.player}
-            if folder is not None:
-                _keep(folder, args.game, entry["setup"], record, len(records))
-            record.pop("sgf_text", None)
-            records.append(record)
-            by_setup[entry["setup"]].append(record)
-            if out:
-                out.write(json.dumps(record) + "\n")
-                out.flush()
-        print(_line(entry, len(records) + len(crashed), len(jobs), started), flush=True)
+            by_setup[entry["setup"]].append(entry["record"])
+        print(_line(entry, len(match.records) + len(crashed), len(jobs), started), flush=True)
 
-    workers = search_workers(args.workers, [hooks.searches(args.game, t) for t in (args.a, args.b)])
     if intro:
         print(intro, flush=True)
-    print(f"A = {a.player}   B = {b.player}\n{len(jobs)} games: {args.games} per {hooks.SETUP} on "
-          f"{', '.join(setups)}; {', '.join(f'{k} {v}' for k, v in settings.items())}", flush=True)
+    print(f"A = {a.player}   B = {b.player}\n{len(jobs)} games: {games} per {hooks.SETUP} on "
+          f"{', '.join(setups)}; {', '.join(f'{k} {v}' for k, v in match.settings.items())}"
+          + (f"; on the Ray cluster at {match.cluster}, {args.parallel} at once" if match.cluster else ""),
+          flush=True)
     try:
-        run_loop(run_local(args.game, jobs, settings, args.seed, args.parallel, workers, note, watch=watch))
+        match.play(jobs, note)
     finally:
-        if out:
-            out.close()
+        match.close()
     print(report(a, b, list(by_setup.items()), hooks.SETUP), flush=True)
     if crashed:
         print(f"{len(crashed)} games crashed (see the log)", flush=True)
         return 1
     return 0
+
+
+# -- --sprt: a sequential test of A against B ----------------------------------------------------------
+
+OUTCOME = {"A": "won", None: "drew", "B": "lost"}  # a game's winner label -> A's result
+
+
+def _points(record: dict) -> float:
+    """A's points in one game."""
+    return {"A": 1.0, None: 0.5, "B": 0.0}[record["winner_name"]]
+
+
+def _elo(value: float) -> str:
+    """An Elo difference, signed and rounded: +73, -12, +0 (never -0), +inf."""
+    if not math.isfinite(value):
+        return "+inf" if value > 0 else "-inf"
+    text = f"{value:+.0f}"
+    return "+0" if text == "-0" else text
+
+
+def _standing(status: sprt.Status, bounds: sprt.Bounds) -> str:
+    """Pairs, their pentanomial counts, the LLR and its bounds, A's Elo with its interval."""
+    guess = status.estimate
+    elo = f"Elo {_elo(guess.elo)} [{_elo(guess.low)}, {_elo(guess.high)}]" if guess else "Elo -"
+    return (f"{sum(status.counts)} pairs [{' '.join(map(str, status.counts))}], LLR {status.llr:.2f} "
+            f"[{bounds.lower:.2f}, {bounds.upper:.2f}], {elo}")
+
+
+def verdict_text(status: sprt.Status, bounds: sprt.Bounds, cap: int) -> str:
+    """The verdict in words: what was accepted, and what it means for A."""
+    if status.verdict == "H1":
+        return (f"H1 accepted: A is better than B (the games favour Elo {_elo(bounds.elo1)} over {_elo(bounds.elo0)}; "
+                f"an A only elo0 better passes with probability alpha={bounds.alpha:g} at most)")
+    if status.verdict == "H0":
+        return (f"H0 accepted: A is not elo1={bounds.elo1:g} better than B (the games favour Elo {_elo(bounds.elo0)} "
+                f"over {_elo(bounds.elo1)}; an A elo1 better fails with probability beta={bounds.beta:g} at most)")
+    return f"no decision: {cap} games played with the LLR between the bounds (exit status {UNDECIDED})"
+
+
+def run_sprt(match: Match, bounds: sprt.Bounds, intro: str = "") -> int:
+    """Pairs of games until the LLR crosses a bound or the cap of games is played; a line per
+    finished pair, then the verdict.  Exit 0 on a decision, UNDECIDED at the cap, 1 when a
+    game crashed (its pair is left out of the statistics)."""
+    args, a, b, setups = match.args, match.a, match.b, match.setups
+    cap_pairs = math.ceil((args.games or SPRT_CAP) / 2)
+    halves: dict[int, dict[int, dict]] = {}  # pair -> game (0: A first, 1: B first) -> entry
+    counted: list[tuple[str, dict, dict]] = []  # the pairs in the statistics (setup, records), as they ended
+    dropped: list[int] = []  # pairs with a crashed game
+    late: list[int] = []  # pairs that ended after the decision
+    crashed: list[dict] = []
+    state = {"status": sprt.status([0] * 5, bounds), "decided": False}
+    started = time.monotonic()
+
+    def jobs() -> Iterable[Job]:
+        for k in range(cap_pairs):
+            if state["decided"]:
+                return
+            setup = setups[k % len(setups)]
+            yield PairJob((a.player, b.player), setup, 2 * k)  # both games of a pair, whatever is decided
+            yield PairJob((a.player, b.player), setup, 2 * k + 1)  # in between
+
+    def note(entry: dict) -> None:
+        match.keep(entry)
+        k, half = divmod(entry["index"], 2)
+        if entry["record"] is None:
+            crashed.append(entry)
+            print(f"pair {k + 1} {entry['setup']}: game {half + 1} crashed: {entry['error']}", flush=True)
+        games = halves.setdefault(k, {})
+        games[half] = entry
+        if len(games) < 2:
+            return
+        first, second = halves.pop(k)[0]["record"], games[1]["record"]
+        head = f"pair {k + 1} {entry['setup']}:"
+        if first is None or second is None:
+            dropped.append(k)
+            print(f"{head} left out of the statistics (a game crashed)", flush=True)
+            return
+        points = _points(first) + _points(second)
+        result = f"A {points:g} (A first: {OUTCOME[first['winner_name']]}, B first: {OUTCOME[second['winner_name']]})"
+        if state["decided"]:
+            late.append(k)
+            print(f"{head} {result}; after the decision, not counted", flush=True)
+            return
+        counted.append((entry["setup"], first, second))
+        status = sprt.status(sprt.pentanomial(_points(x) + _points(y) for _, x, y in counted), bounds)
+        state.update(status=status, decided=status.verdict is not None)
+        print(f"{head} {result}; {_standing(status, bounds)}"
+              + (f"; {status.verdict} accepted" if status.verdict else "")
+              + f"; {time.monotonic() - started:.0f} s", flush=True)
+
+    if intro:
+        print(intro, flush=True)
+    print(f"A = {a.player} (tested)   B = {b.player}\nSPRT {bounds}: H1 A is {bounds.elo1:g} Elo better than B, "
+          f"H0 A is {bounds.elo0:g} better; LLR bounds [{bounds.lower:.2f}, {bounds.upper:.2f}]; at most "
+          f"{2 * cap_pairs} games in pairs (one {match.hooks.SETUP} and seed, seats swapped) on {', '.join(setups)}; "
+          f"{', '.join(f'{k} {v}' for k, v in match.settings.items())}"
+          + (f"; on the Ray cluster at {match.cluster}" if match.cluster else "")
+          + f"; games at once: {args.parallel}", flush=True)
+    try:
+        match.play(jobs(), note)
+    finally:
+        match.close()
+    status: sprt.Status = state["status"]  # type: ignore[assignment]
+    groups = [(setup, [r for where, *pair in counted if where == setup for r in pair]) for setup in setups]
+    print(report(a, b, groups, match.hooks.SETUP), flush=True)  # the counted games: illegal moves, time-outs
+    print(summary(status, bounds, a, b, 2 * cap_pairs, len(counted), dropped, late), flush=True)
+    if crashed:
+        print(f"{len(crashed)} games crashed (see the log); their pairs are left out", flush=True)
+        return 1
+    return 0 if status.verdict else UNDECIDED
+
+
+def summary(status: sprt.Status, bounds: sprt.Bounds, a: Side, b: Side, cap: int, pairs: int,
+            dropped: list[int], late: list[int]) -> str:
+    """The table at the end of a sequential test."""
+    guess = status.estimate
+    rows = [("test", f"A = {a.player} tested against B = {b.player}: SPRT {bounds}"),
+            ("verdict", verdict_text(status, bounds, cap)),
+            ("games", f"{2 * pairs} counted, in {pairs} pair{'s' * (pairs != 1)}"
+             + (f"; left out, a game crashed: pair {', '.join(str(k + 1) for k in sorted(dropped))}" if dropped else "")
+             + (f"; ended after the decision, not counted: {len(late)} pair{'s' * (len(late) > 1)}" if late else "")),
+            ("pairs", f"{' '.join(map(str, status.counts))} (pairs in which A scored 0, 0.5, 1, 1.5, 2)"),
+            ("score", f"{100 * guess.score:.1f}% for A" if guess else "-"),
+            ("Elo", f"{_elo(guess.elo)} for A, 95% interval [{_elo(guess.low)}, {_elo(guess.high)}]" if guess else "-"),
+            ("LLR", f"{status.llr:.2f}, bounds [{bounds.lower:.2f}, {bounds.upper:.2f}]")]
+    return "\n".join(f"{name:<9}{text}" for name, text in rows)

@@ -13,7 +13,7 @@ from __future__ import annotations
 import asyncio
 import socket
 import time
-from typing import Any, Callable, Iterable
+from typing import Any, Callable, Iterable, Sized
 
 import structlog
 
@@ -60,15 +60,16 @@ async def run_local(game: str, jobs: Iterable[Job], settings: dict, base_seed: i
                     watch: Callable[[Job], Watch] = lambda job: Watch()) -> None:
     """Play `jobs` here, `parallel` at once, all sharing one pool of search workers; each
     entry goes to `on_entry` as its game ends (in the event loop: no locking needed).
-    `watch(job)`: the labels and the on-looker of a job's game."""
-    queue = list(jobs)
-    queue.reverse()
+    `watch(job)`: the labels and the on-looker of a job's game.  A job is taken from `jobs`
+    only when a lane is free, after the entries of the games before it went to `on_entry`,
+    so a generator can stop handing out games on what it has seen (`bots arena --sprt`)."""
+    queue = iter(jobs)
+    lanes = min(parallel, len(jobs)) if isinstance(jobs, Sized) else parallel
     async with SearchRunner(workers, games=[game], bots=parallel) as runner:
         on_ready()
 
         async def lane() -> None:
-            while queue:
-                job = queue.pop()
+            for job in queue:  # one iterator shared by the lanes: each job is played once
                 on_entry(await play_game(game, job, settings, job.seed(base_seed), runner, watch(job)))
 
-        await asyncio.gather(*(lane() for _ in range(max(1, min(parallel, len(queue))))))
+        await asyncio.gather(*(lane() for _ in range(max(1, lanes))))

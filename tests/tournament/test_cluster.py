@@ -86,3 +86,20 @@ def test_an_unreachable_cluster_is_one_line(tmp_path):
     assert out.returncode == 2, out.stderr
     assert out.stderr.strip().startswith("bots: error: cannot join the Ray cluster at 127.0.0.1:")
     assert "Traceback" not in out.stderr
+
+
+@pytest.mark.slow
+def test_an_arena_sequential_test_plays_its_pairs_on_the_cluster(head, tmp_path):
+    records = tmp_path / "games.jsonl"
+    out = bots("arena", "twilight", "--a", "greedy", "--b", "random", "--maps", "thetrap", "--move-time", "0.05",
+               "--overhead", "0.02", "--workers", "1", "--sprt", "elo0=-300 elo1=0 alpha=0.2 beta=0.2",
+               "--games", "40", "--parallel", "2", "--json", str(records), "--cluster", head, timeout=180)
+    assert out.returncode == 0, out.stderr
+    assert f"on the Ray cluster at {head}" in out.stdout
+    verdict = next(line for line in out.stdout.splitlines() if line.startswith("verdict"))
+    assert verdict.startswith("verdict  H1 accepted"), out.stdout  # greedy is not 300 Elo worse than random
+    played = [json.loads(line) for line in records.read_text().splitlines()]
+    # every pair started is played whole, A in the first seat (the vampires) in one game, B in the other
+    first = [r["players"]["vampires"] for r in played]
+    assert len(played) >= 4 and first.count("A") == first.count("B") == len(played) // 2, first
+
