@@ -98,8 +98,9 @@ class Daemon:
 
     def reload(self) -> None:
         """Re-read the config (SIGHUP): start, stop and restart bots as it now says."""
-        if self.path is None:
-            log.warning("SIGHUP ignored: no config file to re-read")
+        if self.path is None or self.stopping:
+            why = "the daemon is stopping" if self.stopping else "no config file to re-read"
+            log.warning("SIGHUP ignored", why=why)
             return
         try:
             new = load(self.path)

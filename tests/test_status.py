@@ -373,3 +373,28 @@ def test_bots_daemon_check_validates_without_starting_anything(tmp_path):
     run = subprocess.run([sys.executable, "-m", "bots.cli", "daemon", "--check", str(bad)], capture_output=True,
                          text=True, timeout=60, env={**os.environ, "PYTHONPATH": str(ROOT)})
     assert run.returncode == 2 and "bot[0]" in run.stderr and "port" in run.stderr and run.stderr.count("\n") == 1
+
+
+async def test_no_password_reaches_the_page_or_the_metrics():
+    """Bots with passwords (gnd, CGOS) that fail to connect: their status, errors and metrics
+    name the server, never the password."""
+    from bots.backoff import Backoff
+    from bots.gnd.session import bot_from_table as gnd_bot
+    from bots.go.cgos_session import bot_from_table as cgos_bot
+    from bots.playing import BotSettings, keep_playing
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]  # nobody listens there
+    secret = "hunter2.secret"
+    monitor = Monitor()
+    entries = [BotSettings("gopher", gnd_bot({"game": "gopher", "server": f"http://127.0.0.1:{port}/", "group": 3,
+                                              "members": "x", "name": "g3", "password": secret}, "t")),
+               BotSettings("go", cgos_bot({"game": "go", "name": "bots-t", "host": "127.0.0.1", "port": port,
+                                           "password": secret}, "t"))]
+    for entry in entries:
+        watch = monitor.watch(entry.bot.name, entry.game, entry.bot.address, entry.bot.player)
+        await asyncio.wait_for(keep_playing(entry, None, backoff=Backoff(first=0.01), retries=1, watch=watch), 60)
+    text = json.dumps(monitor.snapshot()) + metrics_text(monitor)
+    assert [b["state"] for b in monitor.snapshot()["bots"]] == ["stopped", "stopped"]
+    assert str(port) in text and secret not in text

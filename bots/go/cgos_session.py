@@ -333,7 +333,7 @@ class _Session(Client):
                               overhead=game.overhead.value)
         move, _ = await decide(self.runner, "go", self.bot.player, self.bot.params, state, budget,
                                Context(time_left=event.time_left), log=game.log,
-                               overhead=round(game.overhead.value, 3))
+                               overhead=round(game.overhead.value, 3), clock=round(event.time_left, 3))
         await self._send(cgos.encode_move(point_name(move, state.size).lower()))
         game.before = (event.time_left, time.monotonic() - arrived)
         game.state = state.play(move)  # the server never echoes our own move
