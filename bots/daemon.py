@@ -166,7 +166,11 @@ class Daemon:
             if status is not None:
                 from .status_page import serve
 
-                page = await serve(self.monitor, status.host, status.port, status.token)
+                try:
+                    page = await serve(self.monitor, status.host, status.port, status.token)
+                except OSError as exc:  # the address is in use, or not this machine's
+                    log.error("cannot serve the status page; the daemon stops", error=str(exc))
+                    return 1
             # The bots connect at once; the workers warm up meanwhile (a first start compiles the
             # kernels), and a move asked for before they are ready gets its fallback (bots.runner).
             self.runner.launch()

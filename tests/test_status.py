@@ -398,3 +398,25 @@ async def test_no_password_reaches_the_page_or_the_metrics():
     text = json.dumps(monitor.snapshot()) + metrics_text(monitor)
     assert [b["state"] for b in monitor.snapshot()["bots"]] == ["stopped", "stopped"]
     assert str(port) in text and secret not in text
+
+
+async def test_a_status_address_in_use_stops_the_daemon_with_exit_1():
+    from bots.daemon import Daemon
+    from bots.settings import StatusSettings
+
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        settings = load_settings_with_status(port)
+        assert await asyncio.wait_for(Daemon(settings).run(), 30) == 1
+    assert StatusSettings("127.0.0.1", port) == settings.status
+
+
+def load_settings_with_status(port: int):
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "bots.toml"
+        path.write_text(f'[status]\nlisten = "127.0.0.1:{port}"\n[runner]\nworkers = 1\n' + BOT)
+        return load(path)

@@ -9,7 +9,12 @@ Evaluation, from the root player's side.  D estimates the final population diffe
   being first in line (gains that come sooner are worth more); a camp no group converts
   alone counts half for the side whose two biggest groups can meet on it first;
 - tactics one ply deep: free kills (>= 1.5x, adjacent) the side to move takes now, and
-  groups left within reach of an enemy 1.5x their size.
+  groups left within reach of an enemy 1.5x their size;
+- in the endgame (no camp that either side could ever take: bots.twilight.pursuit), pursuit
+  instead of those tactics: each enemy group is worth its size * gamma**m to the side with a
+  group 1.5x its size that catches it in m moves (the exact moves of the pursuit, both sides
+  playing it best), if m is within the moves left; the same for theirs against ours.  A hunter
+  then closes in by the shortest pursuit, and a smaller group runs where it is caught last.
 The value is tanh(D / S) plus a small linear tie-break.  S is what is at stake (a quarter
 of every unit and human at the root of the search, so that a battle lost in the search costs
 what it destroys) and shrinks over the last 60 plies, so a safe lead saturates
@@ -45,10 +50,13 @@ from search.budget import Budget, SearchResult
 from search.contracts import Context
 from search.minimax import search
 
+from . import pursuit
 from .rules import HUMAN_RATIO, MONSTER_RATIO, State, Species, battle_outcomes, distance as _d, win_probability
 from .tactics import Order, combine, fits
 
 FAR = 1 << 20
+PURSUIT_CELLS = 450  # larger boards (up to 30x30) play the endgame with the one-ply tactics: their
+#                      pursuit tables take seconds to compute (15x29: 0.45 s, once per worker)
 
 
 # -- evaluation -------------------------------------------------------------------------------
@@ -127,6 +135,30 @@ def tactics(attackers, victims) -> tuple[float, float]:
                 exposed += an
                 break
     return kills, exposed
+
+
+def endgame(state: State) -> bool:
+    """No camp is left that either side could take, even with all its groups merged."""
+    most = max(state.population(Species.VAMPIRES), state.population(Species.WEREWOLVES))
+    return all(c > most for _, _, c in state.humans)
+
+
+def hunted(table: list[list[int]], cols: int, hunters, prey, gamma: float, left: int) -> float:
+    """The prey's units the hunters catch, each group discounted by gamma**moves its soonest
+    catcher (a hunter 1.5x its size) needs, if within `left` moves (pursuit's `table`: the
+    hunters' or the prey's turn)."""
+    total = 0.0
+    for px, py, pn in prey:
+        row = py * cols + px
+        best = FAR
+        for hx, hy, hn in hunters:
+            if hn >= MONSTER_RATIO * pn:
+                m = table[hy * cols + hx][row]
+                if m < best:
+                    best = m
+        if best <= left:
+            total += pn * gamma ** best
+    return total
 
 
 # -- move generation --------------------------------------------------------------------------
@@ -342,6 +374,8 @@ class PlannerModel:
         self.root_total = root.population(me) + root.population(me.other) + sum(h[2] for h in root.humans)
         self.p = params
         self.root_ply = root.ply
+        self.hunt = pursuit.lists(root.rows, root.cols) if endgame(root) and \
+            root.rows * root.cols <= PURSUIT_CELLS else None
 
     def actions(self, state: State) -> list[Order]:
         b = _Board(state)
@@ -394,7 +428,12 @@ class PlannerModel:
         left_mine = (left + (1 if mine_first else 0)) // 2
         left_theirs = (left + (0 if mine_first else 1)) // 2
         gm, gt = race(state.humans, ours, theirs, mine_first, self.p.gamma, left_mine, left_theirs)
-        if mine_first:
+        if self.hunt is not None:
+            on_move, waiting = self.hunt
+            cols, gamma = state.cols, self.p.gamma
+            tact = hunted(on_move if mine_first else waiting, cols, ours, theirs, gamma, left_mine) - \
+                hunted(waiting if mine_first else on_move, cols, theirs, ours, gamma, left_theirs)
+        elif mine_first:
             kills, exposed = tactics(ours, theirs)
             tact = kills - 0.25 * exposed
         else:
