@@ -9,6 +9,10 @@
 X is the column, Y the row.  Duplicate Humans entries for one cell keep the last one;
 Humans on a start cell are dropped (a cell holds one population), as the public
 `map2.xml` needs.
+
+`<Map ... Groups="several">` is ours: a position with several groups of a species (an endgame
+for `bots arena`, played by our referee, which sends the first group's cell as HME).  The
+official server's maps have one start cell per species.
 """
 
 from __future__ import annotations
@@ -66,8 +70,11 @@ def parse_map(text: str, where: str = "<map>", max_plies: int = 200) -> State:
         raise MapError(f"{where}: root element is <{root.tag}>, expected <Map>")
     rows = _int(root, "Rows", where, 1, 255)
     cols = _int(root, "Columns", where, 1, 255)
+    several = root.get("Groups") == "several"
+    if root.get("Groups") not in (None, "several"):
+        raise MapError(f"{where}: <Map> Groups={root.get('Groups')!r}: the only value is \"several\"")
     humans: dict[tuple[int, int], int] = {}
-    starts: dict[str, tuple[int, int, int]] = {}
+    starts: dict[str, list[tuple[int, int, int]]] = {}
     for el in root:
         if not isinstance(el.tag, str):
             continue  # comments, processing instructions
@@ -78,22 +85,24 @@ def parse_map(text: str, where: str = "<map>", max_plies: int = 200) -> State:
         count = _int(el, "Count", where, 1, MAX_UNITS)
         if el.tag == "Humans":
             humans[(x, y)] = count
-        elif el.tag in starts:
-            raise MapError(f"{where}: more than one <{el.tag}> start cell")
+        elif el.tag in starts and not several:
+            raise MapError(f"{where}: more than one <{el.tag}> start cell (a position of ours says Groups=\"several\")")
         else:
-            starts[el.tag] = (x, y, count)
+            starts.setdefault(el.tag, []).append((x, y, count))
     for tag in ("Vampires", "Werewolves"):
         if tag not in starts:
             raise MapError(f"{where}: no <{tag}> start cell")
-    (vx, vy, vn), (wx, wy, wn) = starts["Vampires"], starts["Werewolves"]
-    if (vx, vy) == (wx, wy):
-        raise MapError(f"{where}: vampires and werewolves start on the same cell ({vx},{vy})")
-    for cell in ((vx, vy), (wx, wy)):
-        humans.pop(cell, None)
-    if len(humans) + 2 > 255:
-        raise MapError(f"{where}: {len(humans) + 2} non-empty cells; a MAP frame carries at most 255")
+    monsters = [(x, y, n, 0) for x, y, n in starts["Vampires"]] + [(x, y, 0, n) for x, y, n in starts["Werewolves"]]
+    seen: set[tuple[int, int]] = set()
+    for x, y, _, _ in monsters:
+        if (x, y) in seen:
+            raise MapError(f"{where}: two start cells on the same cell ({x},{y})")
+        seen.add((x, y))
+        humans.pop((x, y), None)
+    if len(humans) + len(monsters) > 255:
+        raise MapError(f"{where}: {len(humans) + len(monsters)} non-empty cells; a MAP frame carries at most 255")
     cells = [Cell(x, y, n, 0, 0) for (x, y), n in humans.items()]
-    cells += [Cell(vx, vy, 0, vn, 0), Cell(wx, wy, 0, 0, wn)]
+    cells += [Cell(x, y, 0, v, w) for x, y, v, w in monsters]
     return state_from_cells(rows, cols, cells, Species.VAMPIRES, 0, max_plies)
 
 
@@ -109,7 +118,8 @@ def load_map(name_or_path: str, max_plies: int = 200) -> State:
 
 def to_xml(state: State) -> str:
     """A map document for a state (used by tests and map tools)."""
-    lines = [f'<Map Rows="{state.rows}" Columns="{state.cols}">']
+    several = ' Groups="several"' if len(state.vampires) > 1 or len(state.werewolves) > 1 else ""
+    lines = [f'<Map Rows="{state.rows}" Columns="{state.cols}"{several}>']
     lines += [f'  <Humans X="{x}" Y="{y}" Count="{n}"/>' for x, y, n in state.humans]
     for tag, groups in (("Vampires", state.vampires), ("Werewolves", state.werewolves)):
         lines += [f'  <{tag} X="{x}" Y="{y}" Count="{n}"/>' for x, y, n in groups]

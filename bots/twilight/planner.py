@@ -374,7 +374,7 @@ class PlannerModel:
         self.root_total = root.population(me) + root.population(me.other) + sum(h[2] for h in root.humans)
         self.p = params
         self.root_ply = root.ply
-        self.hunt = pursuit.lists(root.rows, root.cols) if endgame(root) and \
+        self.hunt = pursuit.lists(root.rows, root.cols) if params.hunt and endgame(root) and \
             root.rows * root.cols <= PURSUIT_CELLS else None
 
     def actions(self, state: State) -> list[Order]:
@@ -470,6 +470,7 @@ class Planner:
     their_risk: float = 0.25  # and one the opponent starts, this many
     claim: float = 0.75  # a human claimed (reached first) counts this much of a converted one
     odds: float = 0.0  # the lowest chance of winning of a random battle either side is seen to start
+    hunt: bool = True  # the endgame's pursuit (False: the one-ply tactics throughout, as before it)
 
     def __post_init__(self) -> None:
         if not 0 < self.gamma <= 1:

@@ -150,3 +150,18 @@ def test_legal_moves_of_thetrap():
     wolves = s._replace(to_move=Species.WEREWOLVES)
     assert sorted(m[0][3:] for m in wolves.legal_moves()) == [
         (3, 0), (3, 1), (3, 2), (4, 0), (4, 2), (5, 0), (5, 1), (5, 2)]
+
+
+def test_a_position_of_ours_may_have_several_groups_a_species():
+    from bots.twilight.maps import parse_map, to_xml
+    from bots.twilight.rules import Cell, Species, state_from_cells
+
+    state = state_from_cells(8, 8, [Cell(2, 3, 0, 210, 0), Cell(4, 3, 0, 0, 104), Cell(6, 6, 0, 0, 68),
+                                    Cell(0, 7, 250, 0, 0)], Species.VAMPIRES)
+    text = to_xml(state)
+    assert 'Groups="several"' in text and parse_map(text) == state
+    assert 'Groups' not in to_xml(parse_map(doc(START)))  # one start cell each: the official format
+    with pytest.raises(MapError, match="more than one <Werewolves>.*Groups=\"several\""):
+        parse_map(text.replace(' Groups="several"', ""))
+    with pytest.raises(MapError, match="Groups='many'"):
+        parse_map(text.replace("several", "many"))
