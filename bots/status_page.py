@@ -22,6 +22,9 @@ from __future__ import annotations
 import asyncio
 import hmac
 import json
+import multiprocessing
+import os
+from concurrent.futures import ProcessPoolExecutor
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -34,18 +37,38 @@ from . import registry
 from .monitor import Monitor
 
 log = structlog.get_logger("bots.status")
-THROTTLE = 0.25  # seconds between two events of one stream
+THROTTLE = 1.0  # seconds between two events of one stream
 KEEPALIVE = 15.0  # seconds of silence before a comment line keeps a stream open
 MONITOR: web.AppKey[Monitor] = web.AppKey("monitor", Monitor)
 BOARDS: web.AppKey[dict] = web.AppKey("boards", dict)
+RENDERER: web.AppKey[list] = web.AppKey("renderer", list)
+
+
+def _lowest_priority() -> None:
+    os.nice(19)  # the boards wait; the searches do not
+
+
+def _renderer(app: web.Application) -> ProcessPoolExecutor:
+    """One process that draws the boards, started at the first board asked for, at the lowest
+    priority: drawing takes tens of ms of CPU, which must not come from the searches or hold
+    the event loop's GIL while a move is being answered."""
+    if not app[RENDERER]:
+        app[RENDERER].append(ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("forkserver"),
+                                                 initializer=_lowest_priority))
+    return app[RENDERER][0]
+
+
+async def _stop_renderer(app: web.Application) -> None:
+    for pool in app[RENDERER]:
+        pool.shutdown(wait=False, cancel_futures=True)
 
 
 def draw_board(game: str, state: Any) -> tuple[str, bytes]:
     """(content type, body): the board as the game's record module draws it, as SVG (or the
-    text board when matplotlib is not installed).  Runs in a thread: it takes tens of ms."""
+    text board when matplotlib is not installed).  Runs in the renderer process."""
     info = registry.get(game)
     try:
-        from matplotlib.figure import Figure  # the object API: no pyplot state, safe off the main thread
+        from matplotlib.figure import Figure  # the object API: no pyplot state
     except ImportError:
         return "text/plain; charset=utf-8", info.draw(state).encode()
     import io
@@ -62,6 +85,8 @@ def make_app(monitor: Monitor, token: str | None = None) -> web.Application:
     app = web.Application(middlewares=[_auth(token)])
     app[MONITOR] = monitor
     app[BOARDS] = {}  # bot -> (version, content type, body)
+    app[RENDERER] = []
+    app.on_cleanup.append(_stop_renderer)
     app.router.add_get("/", page)
     app.router.add_get("/api/status", status)
     app.router.add_get("/events", events)
@@ -126,7 +151,8 @@ async def board(request: web.Request) -> web.Response:
     cache = request.app[BOARDS]
     if cache.get(name, (None,))[0] != view.version:
         version, state = view.version, view.state
-        kind, body = await asyncio.to_thread(draw_board, status.game, state)
+        loop = asyncio.get_running_loop()
+        kind, body = await loop.run_in_executor(_renderer(request.app), draw_board, status.game, state)
         cache[name] = (version, kind, body)
     _, kind, body = cache[name]
     return web.Response(body=body, headers={"Content-Type": kind, "Cache-Control": "no-store"})
