@@ -69,9 +69,10 @@ def browser() -> str:
     return found
 
 
-async def _open_page(stack: contextlib.AsyncExitStack, monitor: Monitor) -> str:
-    """Serve the monitor's page on a free loopback port and open it in headless Chromium."""
-    from .status_page import serve
+async def _open_page(stack: contextlib.AsyncExitStack, monitor: Monitor) -> Counter:
+    """Serve the monitor's page on a free loopback port and open it in headless Chromium; what
+    the page served (bots.status_page.SERVED), counted while the soak runs."""
+    from .status_page import SERVED, serve
 
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -83,7 +84,7 @@ async def _open_page(stack: contextlib.AsyncExitStack, monitor: Monitor) -> str:
                                "--remote-debugging-port=0", f"http://127.0.0.1:{port}/"],
                               stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     stack.callback(_stop, [viewer])
-    return "status page open in Chromium"
+    return site.app[SERVED]
 
 
 async def soak(games: tuple[str, ...], moves: int, workers: int, move_time: float, neighbours: int = 0,
@@ -100,7 +101,7 @@ async def soak(games: tuple[str, ...], moves: int, workers: int, move_time: floa
         await runner.start()
         stack.callback(_stop, _busy(neighbours))
         monitor = Monitor(runner)
-        viewed = await _open_page(stack, monitor) if page else "no status page"
+        served = await _open_page(stack, monitor) if page else None
         started = time.monotonic()
         tasks = [asyncio.ensure_future(keep_playing(BotSettings(game, bot), runner,
                                                     watch=monitor.watch(bot.name, game, bot.address, bot.player)))
@@ -113,6 +114,8 @@ async def soak(games: tuple[str, ...], moves: int, workers: int, move_time: floa
                 task.cancel()
             await asyncio.gather(*tasks, return_exceptions=True)
         timeouts = {name: count() for name, (_, count) in zip(names, grounds, strict=True)}
+        viewed = "no status page" if served is None else \
+            f"status page open in Chromium ({served['events']} events streamed, {served['boards']} boards drawn)"
         return _table(names, time.monotonic() - started, workers, runner.failures, timeouts, move_time, neighbours,
                       viewed)
 

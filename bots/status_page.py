@@ -24,6 +24,8 @@ import hmac
 import json
 import multiprocessing
 import os
+import time
+from collections import Counter
 from concurrent.futures import ProcessPoolExecutor
 from importlib import resources
 from pathlib import Path
@@ -38,23 +40,27 @@ from .monitor import Monitor
 
 log = structlog.get_logger("bots.status")
 THROTTLE = 1.0  # seconds between two events of one stream
+BOARD_EVERY = 1.0  # seconds: a bot's board is drawn again at most this often (a newer position waits)
+RENDER_NICE = 10  # the renderer's niceness: about a tenth of a core against busy searches
 KEEPALIVE = 15.0  # seconds of silence before a comment line keeps a stream open
 MONITOR: web.AppKey[Monitor] = web.AppKey("monitor", Monitor)
 BOARDS: web.AppKey[dict] = web.AppKey("boards", dict)
 RENDERER: web.AppKey[list] = web.AppKey("renderer", list)
+SERVED: web.AppKey[Counter] = web.AppKey("served", Counter)  # events streamed, boards drawn
 
 
-def _lowest_priority() -> None:
-    os.nice(19)  # the boards wait; the searches do not
+def _low_priority() -> None:
+    os.nice(RENDER_NICE)  # the boards wait; the searches do not
 
 
 def _renderer(app: web.Application) -> ProcessPoolExecutor:
-    """One process that draws the boards, started at the first board asked for, at the lowest
+    """One process that draws the boards, started at the first board asked for, at a low
     priority: drawing takes tens of ms of CPU, which must not come from the searches or hold
-    the event loop's GIL while a move is being answered."""
+    the event loop's GIL while a move is being answered.  (At nice 19 it starved: with both
+    cores searching, no board was drawn in a 200-move soak.)"""
     if not app[RENDERER]:
         app[RENDERER].append(ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("forkserver"),
-                                                 initializer=_lowest_priority))
+                                                 initializer=_low_priority))
     return app[RENDERER][0]
 
 
@@ -84,8 +90,9 @@ def draw_board(game: str, state: Any) -> tuple[str, bytes]:
 def make_app(monitor: Monitor, token: str | None = None) -> web.Application:
     app = web.Application(middlewares=[_auth(token)])
     app[MONITOR] = monitor
-    app[BOARDS] = {}  # bot -> (version, content type, body)
+    app[BOARDS] = {}  # bot -> ((its game's start, position version), when drawn, content type, body)
     app[RENDERER] = []
+    app[SERVED] = Counter()
     app.on_cleanup.append(_stop_renderer)
     app.router.add_get("/", page)
     app.router.add_get("/api/status", status)
@@ -137,6 +144,7 @@ async def events(request: web.Request) -> web.StreamResponse:
                 continue
             version = seen
             await response.write(f"data: {_json(monitor.snapshot())}\n\n".encode())
+            request.app[SERVED]["events"] += 1
             await asyncio.sleep(THROTTLE)  # a burst of changes becomes one event
     except (ConnectionResetError, asyncio.CancelledError):
         return response
@@ -148,13 +156,13 @@ async def board(request: web.Request) -> web.Response:
     view = status.playing if status else None
     if view is None or view.state is None:
         raise web.HTTPNotFound(text=f"{name}: no game in progress\n")
-    cache = request.app[BOARDS]
-    if cache.get(name, (None,))[0] != view.version:
-        version, state = view.version, view.state
+    cache, now, shown = request.app[BOARDS], time.monotonic(), (view.started, view.version)
+    drawn_of, drawn_at, kind, body = cache.get(name, (None, 0.0, "", b""))
+    if drawn_of != shown and (drawn_of is None or drawn_of[0] != view.started or now - drawn_at >= BOARD_EVERY):
         loop = asyncio.get_running_loop()
-        kind, body = await loop.run_in_executor(_renderer(request.app), draw_board, status.game, state)
-        cache[name] = (version, kind, body)
-    _, kind, body = cache[name]
+        kind, body = await loop.run_in_executor(_renderer(request.app), draw_board, status.game, view.state)
+        cache[name] = (shown, now, kind, body)
+        request.app[SERVED]["boards"] += 1
     return web.Response(body=body, headers={"Content-Type": kind, "Cache-Control": "no-store"})
 
 
