@@ -10,8 +10,9 @@ Evaluation, from the root player's side.  D estimates the final population diffe
   alone counts half for the side whose two biggest groups can meet on it first;
 - tactics one ply deep: free kills (>= 1.5x, adjacent) the side to move takes now, and
   groups left within reach of an enemy 1.5x their size;
-- in the endgame (no camp that either side could ever take: bots.twilight.pursuit), pursuit
-  instead of those tactics: each enemy group is worth its size * gamma**m to the side with a
+- with `hunt` (not yet the default: its sequential test has not accepted it), in the endgame
+  (no camp that either side could ever take: bots.twilight.pursuit), pursuit instead of those
+  tactics: each enemy group is worth its size * gamma**m to the side with a
   group 1.5x its size that catches it in m moves (the exact moves of the pursuit, both sides
   playing it best), if m is within the moves left; the same for theirs against ours.  A hunter
   then closes in by the shortest pursuit, and a smaller group runs where it is caught last.
@@ -470,7 +471,7 @@ class Planner:
     their_risk: float = 0.25  # and one the opponent starts, this many
     claim: float = 0.75  # a human claimed (reached first) counts this much of a converted one
     odds: float = 0.0  # the lowest chance of winning of a random battle either side is seen to start
-    hunt: bool = True  # the endgame's pursuit (False: the one-ply tactics throughout, as before it)
+    hunt: bool = False  # the endgame's pursuit (issue 30; off until a sequential test accepts it)
 
     def __post_init__(self) -> None:
         if not 0 < self.gamma <= 1:
