@@ -35,6 +35,7 @@ from . import registry
 from .monitor import Monitor
 from .playing import BotSettings, keep_playing
 from .runner import SearchRunner
+from .session import MOVE
 
 GAMES = ("twilight", "twilight", "go", "gopher")
 MOVES: dict[str, list[dict]] = defaultdict(list)  # the move log lines of each bot under test
@@ -43,7 +44,7 @@ MOVES: dict[str, list[dict]] = defaultdict(list)  # the move log lines of each b
 def _tap(event: dict) -> None:
     """Keep every move line of the bots under test; show only warnings and errors."""
     bot = str(event.get("bot", ""))
-    if event.get("event") == "move" and bot in MOVES:
+    if event.get("event") == MOVE and bot in MOVES:
         MOVES[bot].append(event)
     if event.get("level") not in ("warning", "error", "critical"):
         raise structlog.DropEvent
