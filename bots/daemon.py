@@ -40,7 +40,6 @@ class Running:
     stop: asyncio.Event
     watch: BotWatch
     then: BotSettings | None = None
-    removed: bool = False
 
 
 @dataclass
@@ -73,7 +72,7 @@ class Daemon:
         """Stop bot `name` after its game in progress (at once when it has none); then start
         `then` (a changed bot), or forget it (a removed one)."""
         running = self.running[name]
-        running.then, running.removed = then, then is None
+        running.then = then
         running.stop.set()
         if not running.watch.playing:
             running.task.cancel()
@@ -91,7 +90,7 @@ class Daemon:
             running.watch.stopped("stopped by a signal")
         if running.then is not None and not self.stopping:
             self.start(running.then)
-        elif running.removed:
+        elif running.stop.is_set():  # retired with nothing after it: removed from the config
             self.monitor.forget(name)
         if not self.running:
             self._idle.set()

@@ -58,7 +58,12 @@ async def keep_playing(entry: BotSettings, runner: SearchRunner, backoff: Backof
     counts_games = "games" in {f.name for f in dataclasses.fields(bot)}
     watch = watch or Monitor().watch(bot.name, game, bot.address, bot.player)
     blog = watch.logger(log.bind(bot=bot.name, game=game, server=bot.address))
-    seen = [f for f in (on_state, watch.position) if f is not None]
+
+    def seen(state: Any) -> None:
+        watch.position(state)
+        if on_state is not None:
+            on_state(state)
+
     backoff = backoff or Backoff()
     played = failures = 0
     while True:
@@ -69,8 +74,7 @@ async def keep_playing(entry: BotSettings, runner: SearchRunner, backoff: Backof
         try:
             if counts_games and games:
                 bot = dataclasses.replace(bot, games=games - played)  # only the games still owed
-            summaries = await session.play(bot, runner, on_state=lambda state: [f(state) for f in seen], log=blog,
-                                           stop=stop)
+            summaries = await session.play(bot, runner, on_state=seen, log=blog, stop=stop)
             for summary in summaries if on_game else ():
                 on_game(summary)
             played += len(summaries)

@@ -22,7 +22,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import shutil
-import socket
 import subprocess
 import sys
 import time
@@ -75,10 +74,8 @@ async def _open_page(stack: contextlib.AsyncExitStack, monitor: Monitor) -> Coun
     the page served (bots.status_page.SERVED), counted while the soak runs."""
     from .status_page import SERVED, serve
 
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    site = await serve(monitor, "127.0.0.1", port)
+    site = await serve(monitor, "127.0.0.1", 0)  # a free port, chosen by the OS
+    port = site.addresses[0][1]
     stack.push_async_callback(site.cleanup)
     # An operator's browser runs on their own machine; here it shares ours, so at the lowest priority.
     viewer = subprocess.Popen(["nice", "-n", "19", browser(), "--headless", "--no-sandbox", "--disable-gpu",

@@ -197,6 +197,7 @@ async def serve(monitor: Monitor, host: str, port: int, token: str | None = None
     except OSError as exc:
         await runner.cleanup()
         raise OSError(exc.errno, f"cannot serve the status page on {host}:{port}: {exc.strerror or exc}") from None
+    port = runner.addresses[0][1]  # the one the OS chose, for port 0
     log.info("status page", url=f"http://{host if ':' not in host else f'[{host}]'}:{port}/",
              token="required" if token else "none (loopback)")
     return runner
