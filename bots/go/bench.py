@@ -1,9 +1,10 @@
 """`bots bench go`: playout and search speed on one core, side by side in one run.
 
 Rows: random playouts from the empty 9x9 board (komi 7.5) with the numba kernel's light
-playouts (uniform, no own-eye filling) and its heavy playouts (answers to the last move,
-self-atari avoided); then the mcts player's iterations and alphabeta's nodes for `seconds`
-each from the empty board and from a middle-game position.  Ratios are against the light
+playouts (uniform, no own-eye filling), its heavy playouts (answers to the last move,
+self-atari avoided) and the heavy ones that read ladders; then the mcts player's iterations
+(without and with ladder reading) and alphabeta's nodes for `seconds` each from the empty
+board and from a middle-game position: each piece of knowledge with its price.  Ratios are against the light
 playouts.  (The kernel against its pure-Python reference: `python -m tests.go.speed` from a
 checkout.)
 """
@@ -30,7 +31,7 @@ def run(args: argparse.Namespace) -> str:
     return bench(args.time)
 
 
-def kernel_playouts(seconds: float, heavy: bool) -> float:
+def kernel_playouts(seconds: float, heavy: bool, ladders: bool = False) -> float:
     """Kernel playouts per second from the empty 9x9 board, for about `seconds`."""
     from . import kernel as K
 
@@ -38,7 +39,7 @@ def kernel_playouts(seconds: float, heavy: bool) -> float:
     K.seed(1)
     start, n = time.perf_counter(), 0
     while time.perf_counter() - start < seconds:
-        K.playouts(B, S, 7.5, 200, heavy)
+        K.playouts(B, S, 7.5, 200, heavy, ladders)
         n += 200
     return n / (time.perf_counter() - start)
 
@@ -64,9 +65,12 @@ def bench(seconds: float = 2.0) -> str:
     base = kernel_playouts(seconds, False)
     rows.append(("playouts, kernel light", "empty", base, PLAYOUTS))
     rows.append(("playouts, kernel heavy", "empty", kernel_playouts(seconds, True), PLAYOUTS))
+    rows.append(("playouts, kernel heavy + ladders", "empty", kernel_playouts(seconds, True, True), PLAYOUTS))
     for label, state in (("empty", empty(9)), ("middle", from_moves(9, MIDDLE))):
-        r = MCTS(use_book=False, early_stop=False, seed=1).choose(state, None, Budget(seconds))
-        rows.append(("mcts iterations (1 worker)", label, r.nodes / r.elapsed, "iterations/s"))
+        for ladders in (False, True):
+            r = MCTS(use_book=False, early_stop=False, seed=1, ladders=ladders).choose(state, None, Budget(seconds))
+            what = "mcts iterations, ladders (1 worker)" if ladders else "mcts iterations (1 worker)"
+            rows.append((what, label, r.nodes / r.elapsed, "iterations/s"))
         ab = AlphaBeta(seed=1)
         ab._depth = ab.max_depth  # measure the search, not the opening book
         r = ab._search(state, ab.max_depth, time.monotonic() + seconds)

@@ -70,6 +70,7 @@ PROB_ANSWER = 0.9  # playouts: how often the answer to the last move is tried
 PROB_REJECT_SELFATARI = 0.9
 PROB_PATTERN = 0.9  # playouts: how often a 3x3 pattern move next to the last move is tried
 PRIOR_PATTERN = 10.0
+PRIOR_LADDER = 20.0  # losing visits of a move whose string a ladder catches (as a self-atari)
 
 # 3x3 patterns around an empty point (the centre, the move), after MoGo's hand-made patterns
 # (Gelly, Wang, Munos, Teytaud, "Modification of UCT with patterns in Monte-Carlo Go", 2006,
@@ -356,6 +357,179 @@ def libs_after(B, S, p, c, enough):
     return n
 
 
+# -- ladders: is a string in atari caught if it runs? -----------------------------------------
+#
+# The reading michi's fix_atari and Pachi's is_ladder do: the string's side extends on its last
+# liberty (or captures an attacker in atari); three liberties or more is an escape, one is a
+# capture; with two the attacker tries an atari on each and the reading goes on.  A budget of
+# nodes bounds it: a ladder not read to its end counts as an escape.
+
+LADDER_NODES = 120  # positions read per question in the tree
+LADDER_NODES_PLAYOUT = 24  # and in a playout (the common straight ladder needs about 2 a step)
+
+
+@njit(cache=CACHE)
+def string_libs(B, S, r, out, cap):
+    """The distinct liberties of the string with root r into `out`, at most `cap`; the count."""
+    w = np.int64(S[WIDTH])
+    n = 0
+    x = r
+    while True:
+        for e in (1, -1, w, -w):
+            z = x + e
+            if B[COL, z] == EMPTY:
+                dup = False
+                for j in range(n):
+                    dup = dup or out[j] == z
+                if not dup:
+                    out[n] = z
+                    n += 1
+                    if n >= cap:
+                        return n
+        x = B[NXT, x]
+        if x == r:
+            break
+    return n
+
+
+LADDER_DEPTH = 64  # plies read at most
+
+
+@njit(cache=CACHE)
+def _escapes_of(B, S, p, out):
+    """The moves that may get the string at p (in atari, its side to move) out: capture an
+    attacker in atari, or extend on its last liberty; the count written into `out`."""
+    c = B[COL, p]
+    r = B[ROOT, p]
+    w = np.int64(S[WIDTH])
+    n = 0
+    x = r
+    while True:
+        for e in (1, -1, w, -w):
+            z = x + e
+            if B[COL, z] == 3 - c and in_atari(B, B[ROOT, z]) and n < out.shape[0] - 1:
+                q = last_liberty(B, B[ROOT, z])
+                dup = False
+                for j in range(n):
+                    dup = dup or out[j] == q
+                if not dup:
+                    out[n] = q
+                    n += 1
+        x = B[NXT, x]
+        if x == r:
+            break
+    out[n] = last_liberty(B, r)
+    return n + 1
+
+
+@njit(cache=CACHE)
+def _gets_out(B, S, p, attacking, libs, nodes):
+    """Ladder reading at the string at p, as an AND/OR search with its own stack (numba's cache
+    cannot load recursive functions).  Not `attacking`: the string is in atari and its side is
+    to move.  `attacking`: it has the two liberties libs[0], libs[1] and the attacker is to
+    move.  True if the string gets out: a run to three liberties, or a reading cut off by
+    `nodes` positions or the depth; False if it is caught whatever it does."""
+    D = min(LADDER_DEPTH, 2 * S[SIZE] + 4)  # a ladder crosses the board in about 2 * size plies
+    BB = np.empty((D + 1, B.shape[0], B.shape[1]), np.int32)
+    SS = np.empty((D + 1, S.shape[0]), np.int32)
+    cand = np.empty((D + 1, 6), np.int64)
+    ncand = np.zeros(D + 1, np.int64)
+    nxt = np.zeros(D + 1, np.int64)
+    attack = np.zeros(D + 1, np.bool_)
+    BB[0] = B
+    SS[0] = S
+    c = B[COL, p]
+    attack[0] = attacking
+    if attacking:
+        cand[0, 0], cand[0, 1] = libs[0], libs[1]
+        ncand[0] = 2
+    else:
+        ncand[0] = _escapes_of(B, S, p, cand[0])
+    mine = np.empty(3, np.int64)
+    level = 0
+    have = False  # a result of level + 1 is waiting in `out`
+    out = False
+    while True:
+        if have:
+            have = False
+            if attack[level] != out:  # an escape found (defender), or a capture (attacker)
+                if level == 0:
+                    return out
+                level -= 1
+                have = True
+                continue
+        if nxt[level] == ncand[level]:  # every try failed: the defender is caught, the attacker is not
+            out = attack[level]
+            if level == 0:
+                return out
+            level -= 1
+            have = True
+            continue
+        q = cand[level, nxt[level]]
+        nxt[level] += 1
+        mover = 3 - c if attack[level] else c
+        if not is_legal(BB[level], SS[level], q, mover):
+            continue
+        k = level + 1
+        if k > D or nodes <= 0:  # read no further: the string gets out
+            out = True
+            have = True
+            continue
+        nodes -= 1
+        BB[k] = BB[level]
+        SS[k] = SS[level]
+        place(BB[k], SS[k], q, mover)
+        SS[k, TOMOVE] = 3 - mover
+        nxt[k] = 0
+        if attack[level]:
+            if BB[k, COL, p] != c or not in_atari(BB[k], BB[k, ROOT, p]):
+                continue  # no atari: this try does not catch it
+            attack[k] = False
+            ncand[k] = _escapes_of(BB[k], SS[k], p, cand[k])
+        else:
+            n = string_libs(BB[k], SS[k], BB[k, ROOT, p], mine, 3)
+            if n >= 3:  # out
+                out = True
+                have = True
+                continue
+            if n < 2:
+                continue  # still in atari: this run fails
+            attack[k] = True
+            cand[k, 0], cand[k, 1] = mine[0], mine[1]
+            ncand[k] = 2
+        level = k
+
+
+@njit(cache=CACHE)
+def ladder_caught(B, S, p, nodes):
+    """The string at p is in atari: is it caught even with its side to move (a ladder that
+    works, or no way out at all)?  False when the reading runs out of `nodes`."""
+    S2 = S.copy()
+    S2[TOMOVE] = B[COL, p]
+    return not _gets_out(B, S2, p, False, np.zeros(2, np.int64), nodes)
+
+
+@njit(cache=CACHE)
+def ladder_after(B, S, q, c, nodes):
+    """c plays q: 1 if a string of c's there would then be caught in a ladder (a useless
+    escape), 2 if it puts an enemy string next to q in atari that is then caught, else 0."""
+    B2 = B.copy()
+    S2 = S.copy()
+    place(B2, S2, q, c)
+    S2[TOMOVE] = 3 - c
+    libs = np.empty(2, np.int64)
+    if string_libs(B2, S2, B2[ROOT, q], libs, 2) == 2:
+        if not _gets_out(B2, S2, q, True, libs, nodes):
+            return 1
+    w = np.int64(S[WIDTH])
+    for d in (1, -1, w, -w):
+        y = q + d
+        if B2[COL, y] == 3 - c and B[COL, y] == 3 - c and in_atari(B2, B2[ROOT, y]) \
+                and not in_atari(B, B[ROOT, y]) and ladder_caught(B2, S2, y, nodes):
+            return 2
+    return 0
+
+
 @njit(cache=CACHE)
 def area(B, S, max_region=1 << 30):
     """(black, white) area: stones plus empty regions that touch one colour only (and have
@@ -524,10 +698,10 @@ def _pattern_move(B, S, c):
 
 
 @njit(cache=CACHE)
-def _answer_last(B, S, c):
+def _answer_last(B, S, c, ladders):
     """A move answering the last move: capture an enemy string next to it that is in atari,
-    or save our string it put in atari (extend if that gains liberties, or capture a
-    neighbour of ours in atari); -1 if none."""
+    or save our string it put in atari (capture a neighbour of ours in atari, else extend if
+    that gains liberties and, with `ladders`, does not run into a ladder); -1 if none."""
     last = S[LAST]
     if last < 0:
         return -1
@@ -556,8 +730,10 @@ def _answer_last(B, S, c):
                 x = B[NXT, x]
                 if x == r:
                     break
-            if is_legal(B, S, lib, c) and libs_after(B, S, lib, c, 2) >= 2:
-                return lib
+            if is_legal(B, S, lib, c):
+                n = libs_after(B, S, lib, c, 3)
+                if n >= 3 or n == 2 and not (ladders and ladder_after(B, S, lib, c, LADDER_NODES_PLAYOUT) == 1):
+                    return lib
     return -1
 
 
@@ -583,15 +759,16 @@ def random_move(B, S, c, heavy):
 
 
 @njit(cache=CACHE)
-def playout(B, S, komi, amaf, max_moves, heavy):
+def playout(B, S, komi, amaf, max_moves, heavy, ladders=False):
     """Play on until two passes (or max_moves): the area score, black - white - komi.
-    `amaf[p]` gets the colour that played p first, where it is still 0."""
+    `amaf[p]` gets the colour that played p first, where it is still 0.  `ladders`: heavy
+    playouts do not run from an atari into a ladder."""
     moves = 0
     while S[PASSES] < 2 and moves < max_moves:
         c = S[TOMOVE]
         p = -1
         if heavy and np.random.random() < PROB_ANSWER:
-            p = _answer_last(B, S, c)
+            p = _answer_last(B, S, c, ladders)
         if heavy and p < 0 and np.random.random() < PROB_PATTERN:
             p = _pattern_move(B, S, c)
         if p < 0:
@@ -604,14 +781,14 @@ def playout(B, S, komi, amaf, max_moves, heavy):
 
 
 @njit(cache=CACHE)
-def playouts(B0, S0, komi, count, heavy):
+def playouts(B0, S0, komi, count, heavy, ladders=False):
     """`count` playouts from the position; returns Black's wins (for benchmarks and tests)."""
     amaf = np.zeros(B0.shape[1], np.int8)
     wins = 0
     for _ in range(count):
         B = B0.copy()
         S = S0.copy()
-        if playout(B, S, komi, amaf, 3 * S[SIZE] * S[SIZE], heavy) > 0:
+        if playout(B, S, komi, amaf, 3 * S[SIZE] * S[SIZE], heavy, ladders) > 0:
             wins += 1
     return wins
 
@@ -653,8 +830,20 @@ def _line(S, p):
 
 
 @njit(cache=CACHE)
-def _priors(B, S, p, c):
-    """(prior visits, prior wins) of c playing p."""
+def _ataris(B, S, p, c):
+    """Is p one of the two liberties of an enemy string next to it (c playing p is an atari)?"""
+    w = np.int64(S[WIDTH])
+    libs = np.empty(3, np.int64)
+    for d in (1, -1, w, -w):
+        y = p + d
+        if B[COL, y] == 3 - c and string_libs(B, S, B[ROOT, y], libs, 3) == 2:
+            return True
+    return False
+
+
+@njit(cache=CACHE)
+def _priors(B, S, p, c, ladders):
+    """(prior visits, prior wins) of c playing p; `ladders`: read the ladders p starts."""
     pn = PRIOR_EVEN
     pw = PRIOR_EVEN / 2
     w = np.int64(S[WIDTH])
@@ -664,9 +853,17 @@ def _priors(B, S, p, c):
         pn += v
         pw += v
     libs = libs_after(B, S, p, c, 3)
+    ladder = 0
+    if ladders and not captured:
+        ladder = ladder_after(B, S, p, c, LADDER_NODES) if libs == 2 or _ataris(B, S, p, c) else 0
+        if ladder == 1:  # our string there would be caught in a ladder
+            pn += PRIOR_LADDER
+        elif ladder == 2:  # an atari whose ladder works
+            pn += PRIOR_CAPTURE_ONE
+            pw += PRIOR_CAPTURE_ONE
     for d in (1, -1, w, -w):  # saving a string of ours in atari
         y = p + d
-        if B[COL, y] == c and in_atari(B, B[ROOT, y]) and libs >= 2:
+        if B[COL, y] == c and in_atari(B, B[ROOT, y]) and libs >= 2 and ladder != 1:
             pn += PRIOR_ESCAPE
             pw += PRIOR_ESCAPE
             break
@@ -705,7 +902,7 @@ def children(pos, params, mask, moves, prior):
         if mask.shape[0] and not mask[p]:
             continue
         if is_legal(B, S, p, c) and not is_eye(B, S, p, c):
-            pn, pw = _priors(B, S, p, c)
+            pn, pw = _priors(B, S, p, c, params[2])
             moves[k] = p
             prior[0, k] = pn
             prior[1, k] = pw
@@ -745,20 +942,20 @@ def _playout(pos, params, amaf):
     """search.uct's `playout`: heavy or light playouts to the end, scored by area with komi;
     the winner (EMPTY for a jigo)."""
     B, S = pos
-    komi, heavy = params
-    result = playout(B, S, komi, amaf, 3 * S[SIZE] * S[SIZE], heavy)
+    komi, heavy, ladders = params
+    result = playout(B, S, komi, amaf, 3 * S[SIZE] * S[SIZE], heavy, ladders)
     return BLACK if result > 0 else WHITE if result < 0 else EMPTY
 
 
 SEARCH = uct.Kernel(uct.GameKernels(_to_move, _copy, _play, _is_over, children, _playout), "go")
 
 
-def run(V, I, meta, B0, S0, komi, heavy, root_mask, count):  # noqa: E741
+def run(V, I, meta, B0, S0, komi, heavy, root_mask, count, ladders=False):  # noqa: E741
     """`count` iterations of the Go search in the tree (V, I, meta) from the board (B0, S0)
     (fewer if the tree fills up); returns how many were done.  For tests and tools: the
     player goes through SEARCH.search."""
     scratch = SEARCH.scratch(B0.shape[1])
-    return SEARCH.run(V, I, meta, (B0, S0), (komi, heavy), root_mask, count, SEARCH.policy, *scratch)
+    return SEARCH.run(V, I, meta, (B0, S0), (komi, heavy, ladders), root_mask, count, SEARCH.policy, *scratch)
 
 
 @njit(cache=CACHE)

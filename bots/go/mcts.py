@@ -60,10 +60,11 @@ def two_moves_between(before: State, after: State) -> tuple[int, int] | None:
 
 @dataclass
 class MCTS:
-    """UCT + RAVE + priors, heavy playouts, tree reuse, early stop, book openings."""
+    """UCT + RAVE + priors, heavy playouts, ladder reading, tree reuse, early stop, book openings."""
 
     playouts: int | None = None  # a cap on iterations per move (None: the clock decides)
     heavy: bool = True  # playouts answer the last move and avoid self-atari
+    ladders: bool = False  # read ladders: priors for working ones, no runs into them in playouts
     use_book: bool = True
     reuse: bool = True
     early_stop: bool = True
@@ -99,7 +100,7 @@ class MCTS:
                 mask[padded(m, size)] = 1
         uct.restrict_root(tree, mask)  # a reused root: forbid the children the full rules forbid
         B, S = to_kernel(state)
-        pos, params = (B, S), (state.komi, self.heavy)
+        pos, params = (B, S), (state.komi, self.heavy, self.ladders)
         scratch = K.SEARCH.scratch(mask.shape[0])
         limit = self.playouts if self.playouts is not None else budget.nodes
         done, full = K.SEARCH.search(tree, pos, params, mask, scratch, budget.deadline - SAFETY, limit,

@@ -243,16 +243,19 @@ def test_bench_go_prints_the_table(capsys):
     assert lines[1].split() == ["what", "position", "per", "second", "unit", "vs", "light"]
     rows = lines[2:]
     labels = [("playouts, kernel light", "empty"), ("playouts, kernel heavy", "empty"),
-              ("mcts iterations (1 worker)", "empty"), ("alphabeta nodes (depth", "empty"),
-              ("mcts iterations (1 worker)", "middle"), ("alphabeta nodes (depth", "middle")]
+              ("playouts, kernel heavy + ladders", "empty"),
+              ("mcts iterations (1 worker)", "empty"), ("mcts iterations, ladders (1 worker)", "empty"),
+              ("alphabeta nodes (depth", "empty"),
+              ("mcts iterations (1 worker)", "middle"), ("mcts iterations, ladders (1 worker)", "middle"),
+              ("alphabeta nodes (depth", "middle")]
     assert len(rows) == len(labels)
     for row, (label, position) in zip(rows, labels, strict=True):
         assert row.startswith(label) and position in row.split()
-    for row in rows[:2]:
+    for row in rows[:3]:
         assert row.endswith("x") and "playouts/s" in row
     assert rows[0].split()[-1] == "1.0x"
     assert "Python" not in out  # the pure-Python reference is test code (python -m tests.go.speed)
-    for row in rows[2:]:
+    for row in rows[3:]:
         rate = row.split("/s")[0].split()[-2]
         assert float(rate.replace(",", "")) > 0
 

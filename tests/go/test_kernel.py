@@ -351,9 +351,9 @@ def middle_state(size: int, seed: int, moves: int) -> State:
     return state
 
 
-@pytest.mark.parametrize("heavy", [False, True])
+@pytest.mark.parametrize("heavy,ladders", [(False, False), (True, False), (True, True)])
 @pytest.mark.parametrize("size", [5, 9])
-def test_playout_steps_are_legal_for_the_oracle(size, heavy):
+def test_playout_steps_are_legal_for_the_oracle(size, heavy, ladders):
     """The playout's move choice (`_answer_last`, `random_move`) replayed step by step next to
     an oracle Board with simple ko only, as the kernel knows."""
     for seed in range(3):
@@ -365,7 +365,7 @@ def test_playout_steps_are_legal_for_the_oracle(size, heavy):
         steps = 0
         while int(S[K.PASSES]) < 2:
             c = int(S[K.TOMOVE])
-            p = int(K._answer_last(B, S, c)) if heavy else -1
+            p = int(K._answer_last(B, S, c, ladders)) if heavy else -1
             if p >= 0:
                 assert board.is_legal(unpadded(p, size), c)
             else:
@@ -450,12 +450,15 @@ def test_heavy_playout_answers_an_atari_by_capturing():
     """, to_move=BLACK)._replace(last=parse_point("E5", 7))
     assert state.liberties(parse_point("D5", 7)) == {parse_point("D4", 7)}
     B, S = to_kernel(state)
-    assert int(K._answer_last(B, S, BLACK)) == padded(parse_point("D4", 7), 7)
-    # and the side in atari saves its string by extending when that gains liberties
+    assert int(K._answer_last(B, S, BLACK, True)) == padded(parse_point("D4", 7), 7)
+    # and the side in atari saves its string by extending when that gains liberties, unless
+    # (reading ladders) the two liberties it gains are a ladder that catches it
     white = state._replace(to_move=WHITE)
     B, S = to_kernel(white)
-    assert int(K._answer_last(B, S, WHITE)) == padded(parse_point("D4", 7), 7)
-    assert int(K.libs_after(B, S, padded(parse_point("D4", 7), 7), WHITE, 3)) == 2  # C4 and D3
+    run = padded(parse_point("D4", 7), 7)
+    assert int(K._answer_last(B, S, WHITE, False)) == run
+    assert int(K.libs_after(B, S, run, WHITE, 3)) == 2  # C4 and D3
+    assert K.ladder_after(B, S, run, WHITE, 1000) == 1 and int(K._answer_last(B, S, WHITE, True)) == -1
 
 
 def test_influence_of_lone_stones():
