@@ -64,7 +64,7 @@ class MCTS:
 
     playouts: int | None = None  # a cap on iterations per move (None: the clock decides)
     heavy: bool = True  # playouts answer the last move and avoid self-atari
-    ladders: bool = False  # read ladders: priors for working ones, no runs into them in playouts
+    ladders: bool = True  # read ladders: priors for working ones, no runs into them in playouts
     use_book: bool = True
     reuse: bool = True
     early_stop: bool = True
