@@ -20,14 +20,16 @@ every move it sends with the full rules.  The pure-Python `Board` of tests/go/or
 implements the same board and is the oracle these kernels are tested against.
 
 Playouts ("heavy" as in MoGo/michi): answer the last move first (capture a string it left
-in atari, save our own string it put in atari), else play a 3x3 pattern move next to it
-(hane, cut, edge shapes), else a random legal move that fills no own eye and, for strings of
-two stones or more, is not a self-atari; a pass when nothing is left.
+in atari, save our own string it put in atari, but not by a run into a ladder that works),
+else play a 3x3 pattern move next to it (hane, cut, edge shapes), else a random legal move
+that fills no own eye and, for strings of two stones or more, is not a self-atari; a pass
+when nothing is left.
 
 The search (`SEARCH`, a search.uct.Kernel): UCT with RAVE in search.uct's tree, over Go's
 kernels here: a position is (B, S), the moves are padded points and PASS, `children` lists the
-legal moves that fill no own eye with their priors (captures, escapes, self-atari, patterns,
-nearness to the last move, the line in an empty area) and PASS, playouts are the heavy (or light)
+legal moves that fill no own eye with their priors (captures, escapes, self-atari, ladders
+that work and runs into them, patterns, nearness to the last move, the line in an empty
+area) and PASS, playouts are the heavy (or light)
 ones above, scored by area with komi.  bots.go.mcts is the player around it.
 """
 
