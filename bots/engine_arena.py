@@ -27,7 +27,7 @@ import shutil
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Protocol
+from typing import Any, Callable, Protocol, Sequence
 
 import structlog
 
@@ -173,6 +173,17 @@ async def _setup(rules: Rules, side: EngineSide, colour: int, per_move: float, g
         raise _engine_lost(colour, "game setup failed", exc) from None
 
 
+async def _tell_opening(rules: Rules, side: EngineSide, colour: int, opening: Sequence[Any]) -> None:
+    state = rules.start()
+    for move in opening:
+        try:
+            await side.process.send("play", rules.colour(state, state.to_move), rules.write(move, state),  # type: ignore[union-attr]
+                                    timeout=SETUP_TIMEOUT)
+        except EngineError as exc:
+            raise _engine_lost(colour, f"the opening's {rules.name(move, state)} refused", exc) from None
+        state = state.play(move)
+
+
 async def _ask(rules: Rules, side: AnySide, state: Any, runner: SearchRunner, per_move: float,
                hard_timeout: float, log: Any, time_left: float | None = None, *,
                arrived: float) -> tuple[str, Any]:
@@ -212,7 +223,8 @@ async def _ask(rules: Rules, side: AnySide, state: Any, runner: SearchRunner, pe
 
 async def play_game(rules: Rules, black: AnySide, white: AnySide, runner: SearchRunner, per_move: float = 2.0,
                     max_moves: int | None = None, log: Any = None, hard_timeout: float | None = None,
-                    on_move: Callable[[Any, str], None] | None = None, game_time: float | None = None) -> dict:
+                    on_move: Callable[[Any, str], None] | None = None, game_time: float | None = None,
+                    opening: Sequence[Any] = ()) -> dict:
     """Play one game and return its record (bots.matches form, plus "result", "end",
     "moves" as names, "score" and the rules' `fields()`; "sgf" is None: the match writes
     the files).
@@ -229,6 +241,11 @@ async def play_game(rules: Rules, black: AnySide, white: AnySide, runner: Search
     the game expects (`Rules.moves_left`), an engine is told its clock before each genmove,
     a side whose clock runs out loses on time, and the record says what each clock had left
     ("clock_left").
+
+    `opening`: moves played first, for nobody, as the game's setup (a sequential test's pairs
+    start from one): each is checked by our rules and told to the engines with `play`, the
+    record's "moves" begin with them, and "opening" says how many they are (they have no
+    latency, and no clock runs for them).
     """
     log = log if log is not None else structlog.get_logger("bots.arena")
     if hard_timeout is None:
@@ -239,6 +256,9 @@ async def play_game(rules: Rules, black: AnySide, white: AnySide, runner: Search
     clocks = {BLACK: game_time, WHITE: game_time}
     state = rules.start()
     moves: list[str] = []
+    for move in opening:  # a bad opening is the caller's bug: IllegalMove
+        moves.append(rules.name(move, state))
+        state = state.play(move)
     latencies: dict[str, list[float]] = {"black": [], "white": []}
     timeouts = {"black": 0, "white": 0}
     violations: list[dict] = []
@@ -249,6 +269,7 @@ async def play_game(rules: Rules, black: AnySide, white: AnySide, runner: Search
         for colour, side in sides.items():
             if isinstance(side, EngineSide):
                 await _setup(rules, side, colour, per_move, game_time, log)
+                await _tell_opening(rules, side, colour, opening)
         while not state.is_terminal() and len(moves) < max_moves:
             colour = state.to_move
             seat = SEATS[colour]
@@ -299,6 +320,8 @@ async def play_game(rules: Rules, black: AnySide, white: AnySide, runner: Search
         "timeouts": timeouts, "latencies": latencies, "violations": violations,
         "result": result, "end": end, "score": score, "moves": moves, "sgf": None,
     }
+    if opening:
+        record["opening"] = len(opening)
     if game_time is not None:
         record["clock_left"] = {SEATS[c]: round(t, 3) for c, t in clocks.items()}
     log.info("game over", black=black.label, white=white.label, result=result, end=end, moves=len(moves))
@@ -312,8 +335,11 @@ def _short(side: AnySide) -> str:
 
 
 def move_thinks(record: dict) -> list[float]:
-    """Each move's think time, in the order of `moves` (Black first, colours alternating)."""
-    return [record["latencies"][SEATS[BLACK if i % 2 == 0 else WHITE]][i // 2] for i in range(len(record["moves"]))]
+    """Each move's think time, in the order of `moves` (Black first, colours alternating; 0
+    for the opening's moves)."""
+    first = record.get("opening", 0)
+    return [0.0] * first + [record["latencies"][SEATS[BLACK if i % 2 == 0 else WHITE]][(i - first) // 2]
+                            for i in range(first, len(record["moves"]))]
 
 
 def sgf_text(rules: Rules, record: dict, black: AnySide, white: AnySide) -> str:
@@ -386,7 +412,7 @@ def checked_side(game: str, prefix: str, text: str, label: str = "") -> None:
 
 
 async def play_sides(rules: Rules, black: str, white: str, runner: SearchRunner, per_move: float,
-                     game_time: float | None = None, watch: Watch = Watch()) -> dict:
+                     game_time: float | None = None, watch: Watch = Watch(), opening: Sequence[Any] = ()) -> dict:
     """One game between two command-line sides (parse_side), Black labelled `watch.labels[0]`
     and White `watch.labels[1]`: external engines are started for it and closed after it (also
     on errors and cancellation).  The record carries its SGF text (`sgf_text`), which a
@@ -395,7 +421,8 @@ async def play_sides(rules: Rules, black: str, white: str, runner: SearchRunner,
              parse_side(rules.game, rules.prefix, white, watch.labels[1]))
     on_move = None if watch.on_state is None else lambda state, name: watch.on_state(state)
     try:
-        record = await play_game(rules, *sides, runner, per_move=per_move, game_time=game_time, on_move=on_move)
+        record = await play_game(rules, *sides, runner, per_move=per_move, game_time=game_time, on_move=on_move,
+                                 opening=opening)
         return {**record, "sgf_text": sgf_text(rules, record, *sides)}
     finally:
         for side in sides:

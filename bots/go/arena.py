@@ -6,11 +6,15 @@ the command, `time_settings 0 <per_move> 1` (GTP wants whole seconds, so per_mov
 up there), or with a game clock `time_settings <game_time> 0 0` (sudden death) and its
 `time_left` before each `genmove`.  Two passes end the game, scored by bare area (no dead-stone removal) with komi,
 which is why GNU Go must run with `--chinese-rules --capture-all-dead`.
+
+`opening(size, count, seed)`: the moves a game may start from (`bots arena go --opening-moves`),
+the same for both games of a sequential test's pair.
 """
 
 from __future__ import annotations
 
 import math
+import random
 from dataclasses import dataclass
 from typing import Any
 
@@ -26,6 +30,23 @@ from .sgf import game_sgf
 
 GtpSide = EngineSide
 AnySide = arena.AnySide
+
+
+def opening(size: int, count: int, seed: int) -> list[int]:
+    """`count` random legal moves from the empty board, from the third line inwards, the
+    same for one seed: the start of both games of a pair (the seats swapped), so that a
+    match of deterministic players is not one game played many times."""
+    rng = random.Random(seed)
+    state = empty(size)
+    inner = [p for p in range(size * size) if min(p // size, p % size, size - 1 - p // size, size - 1 - p % size) >= 2]
+    moves = []
+    for _ in range(count):
+        free = [p for p in inner if state.is_legal(p)]
+        if not free:
+            break
+        moves.append(rng.choice(free))
+        state = state.play(moves[-1])
+    return moves
 
 
 @dataclass(frozen=True)

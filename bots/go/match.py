@@ -9,7 +9,7 @@ import os
 from typing import Any
 
 from .. import cmdline, engine_arena
-from ..cmdline import UsageFailure, count, number, positive
+from ..cmdline import UsageFailure, count, number, positive, whole
 from ..matches import Watch
 
 ENGINES = "gtp:COMMAND (an external GTP engine)"
@@ -26,10 +26,14 @@ def add_arguments(p: argparse.ArgumentParser, game: str) -> None:
     p.add_argument("--move-time", type=positive, default=2.0, help="seconds per move (2)")
     p.add_argument("--game-time", type=positive, default=None, metavar="SECONDS",
                    help="a clock per side for the whole game (sudden death) instead of --move-time")
+    p.add_argument("--opening-moves", type=whole, default=0, metavar="K",
+                   help="start each game from K random moves (from the third line in), drawn from the game's "
+                        "seed: both games of a --sprt pair start from the same ones (0: the empty board)")
 
 
 def settings(args: argparse.Namespace) -> dict:
-    return {"komi": args.komi, "move_time": args.move_time, "game_time": args.game_time}
+    extra = {"opening_moves": args.opening_moves} if args.opening_moves else {}  # old ledgers stay the same
+    return {"komi": args.komi, "move_time": args.move_time, "game_time": args.game_time, **extra}
 
 
 def setups(args: argparse.Namespace) -> list[str]:
@@ -48,11 +52,13 @@ check, searches = engine_arena.participant_hooks("gtp")
 
 async def play_one(first: str, second: str, setup: str, settings: dict, seed: int, runner: Any,
                    watch: Watch = Watch()) -> dict:
-    """One game, `first` Black; our players choose their own seeds."""
-    from .arena import GoRules
+    """One game, `first` Black, from the opening of `seed` (if asked for); our players choose
+    their own seeds."""
+    from .arena import GoRules, opening
 
+    moves = opening(int(setup), settings.get("opening_moves", 0), seed)
     return await engine_arena.play_sides(GoRules(int(setup), settings["komi"]), first, second, runner,
-                                         settings["move_time"], settings["game_time"], watch)
+                                         settings["move_time"], settings["game_time"], watch, moves)
 
 
 # -- bots play go: one bot on a server (bots.playing) --------------------

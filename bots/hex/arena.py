@@ -7,11 +7,15 @@ Before each game an external engine gets `boardsize W H` (a new game) and, if it
 Moves and colours are spoken in Benzene's dialect (after a swap the players have exchanged
 colours on an unchanged board; bots.hex.board.benzene translates).  Hex has no draws: a game
 ends when a side joins its edges, or by resignation or a violation.
+
+`opening(width, height, count, seed)`: the cells a game may start from (`bots arena hex
+--opening-moves`), the same for both games of a sequential test's pair.
 """
 
 from __future__ import annotations
 
 import math
+import random
 from dataclasses import dataclass
 from typing import Any
 
@@ -20,6 +24,13 @@ from ..gtp_client import EngineError, GtpProcess
 from .board import SWAP, State, benzene, cell_name, empty, parse_cell
 from .htp import moves_left
 from .sgf import game_sgf
+
+
+def opening(width: int, height: int, count: int, seed: int) -> list[int]:
+    """`count` random cells (no swap), the same for one seed: the start of both games of a
+    pair (the seats swapped)."""
+    rng = random.Random(seed)
+    return rng.sample(range(width * height), min(count, width * height - 1))
 
 
 @dataclass(frozen=True)

@@ -9,7 +9,7 @@ import argparse
 from typing import Any
 
 from .. import engine_arena
-from ..cmdline import UsageFailure, positive
+from ..cmdline import UsageFailure, positive, whole
 from ..matches import Watch
 
 ENGINES = "htp:COMMAND (an external HTP engine)"
@@ -25,10 +25,14 @@ def add_arguments(p: argparse.ArgumentParser, game: str) -> None:
     p.add_argument("--move-time", type=positive, default=1.0, help="seconds per move (1)")
     p.add_argument("--game-time", type=positive, default=None, metavar="SECONDS",
                    help="a clock per side for the whole game (sudden death) instead of --move-time")
+    p.add_argument("--opening-moves", type=whole, default=0, metavar="K",
+                   help="start each game from K random stones, drawn from the game's seed: both games of a "
+                        "--sprt pair start from the same ones (0: the empty board)")
 
 
 def settings(args: argparse.Namespace) -> dict:
-    return {"swap": args.swap, "move_time": args.move_time, "game_time": args.game_time}
+    extra = {"opening_moves": args.opening_moves} if args.opening_moves else {}  # old ledgers stay the same
+    return {"swap": args.swap, "move_time": args.move_time, "game_time": args.game_time, **extra}
 
 
 def rules(setup: str, swap: bool) -> Any:
@@ -60,6 +64,11 @@ check, searches = engine_arena.participant_hooks("htp")
 
 async def play_one(first: str, second: str, setup: str, settings: dict, seed: int, runner: Any,
                    watch: Watch = Watch()) -> dict:
-    """One game, `first` Black; our players choose their own seeds."""
-    return await engine_arena.play_sides(rules(setup, settings["swap"]), first, second, runner,
-                                         settings["move_time"], settings["game_time"], watch)
+    """One game, `first` Black, from the opening of `seed` (if asked for); our players choose
+    their own seeds."""
+    from .arena import opening
+
+    game = rules(setup, settings["swap"])
+    moves = opening(game.width, game.height, settings.get("opening_moves", 0), seed)
+    return await engine_arena.play_sides(game, first, second, runner, settings["move_time"], settings["game_time"],
+                                         watch, moves)

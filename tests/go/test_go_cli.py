@@ -86,6 +86,29 @@ def test_arena_against_an_external_gtp_engine(tmp_path, capsys):
         assert g["violations"] == [] and g["size"] == 7 and g["moves"]
 
 
+def test_arena_pairs_start_from_one_random_opening_told_to_the_engines(tmp_path, capsys):
+    """--opening-moves K: both games of a --sprt pair start from the same K moves, drawn from
+    the pair's seed, from the third line inwards; the external engine is told them with `play`
+    (the fake engine refuses a move it was not told of), the SGF replays them."""
+    from bots.go.arena import opening
+
+    records, sgf = tmp_path / "games.jsonl", tmp_path / "sgf"
+    code, out, err = run_main(["arena", "go", "--a", "random", "--b", f"gtp:{sys.executable} {FAKE} good",
+                               "--sprt", "elo0=0 elo1=10", "--games", "4", "--move-time", "0.05", "--size", "7",
+                               "--opening-moves", "3", "--json", str(records), "--sgf", str(sgf), "--workers", "1"],
+                              capsys)
+    assert code in (0, 3), err[-2000:]
+    games = [json.loads(line) for line in records.read_text().splitlines()]
+    assert len(games) == 4 and all(g["violations"] == [] and g["opening"] == 3 for g in games)
+    openings = [tuple(g["moves"][:3]) for g in games]
+    assert openings[0] == openings[1] and openings[2] == openings[3] and openings[0] != openings[2]
+    for g in games:
+        assert parse_moves(Path(g["sgf"]).read_text())[2] == g["moves"]
+    assert opening(7, 3, 5) == opening(7, 3, 5) != opening(7, 3, 6)
+    assert all(2 <= p // 7 <= 4 and 2 <= p % 7 <= 4 for p in opening(7, 9, 1))  # the third line inwards
+    assert len(opening(7, 12, 1)) == 9  # as many as there are such points
+
+
 @pytest.mark.parametrize("a, b, words", [
     ("nobody", "random", ["side A", "nobody"]),
     ("random", "mcts:playouts=lots", ["side B", "mcts.playouts"]),

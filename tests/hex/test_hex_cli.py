@@ -82,6 +82,28 @@ def test_arena_against_our_htp_engine_in_another_process_with_the_swap_rule(tmp_
         assert "GM[11]" in Path(game["sgf"]).read_text()
 
 
+def test_sprt_pairs_start_from_one_opening_told_to_the_engine(tmp_path):
+    """--opening-moves K: both games of a pair start from the same K stones (the pair's seed),
+    told to the HTP engine in another process with `play` (a stone it was not told of would
+    make its answer illegal under our rules)."""
+    from bots.hex.arena import opening
+
+    engine = f"htp:{sys.executable} -m bots.cli htp hex --player path:seed=4 --workers 1"
+    records = tmp_path / "games.jsonl"
+    run = bots("arena", "hex", "--a", "bruteforce:seed=3", "--b", engine, "--sprt", "elo0=0 elo1=10", "--games", "4",
+               "--size", "5", "--opening-moves", "2", "--move-time", "0.2", "--workers", "1", "--json", str(records),
+               timeout=300)
+    assert run.returncode in (0, 3), run.stderr[-3000:]
+    games = [json.loads(line) for line in records.read_text().splitlines()]
+    assert len(games) == 4 and all(g["violations"] == [] and g["opening"] == 2 for g in games)
+    starts = [tuple(g["moves"][:2]) for g in games]
+    assert starts[0] == starts[1] and starts[2] == starts[3] and starts[0] != starts[2]
+    for game in games:
+        assert from_moves(5, game["moves"]).is_terminal()
+    assert opening(5, 5, 2, 8) == opening(5, 5, 2, 8) != opening(5, 5, 2, 9)
+    assert len(set(opening(3, 3, 20, 1))) == 8  # never the whole board
+
+
 @pytest.mark.e2e
 @pytest.mark.parametrize("args, words", [
     (["play", "hex", "--size", "0"], "must be at least 1"),
