@@ -316,6 +316,30 @@ def play(B, S, p):
 
 
 @njit(cache=CACHE)
+def add_libs(B, S, r, out, n, cap, skip):
+    """Add the liberties of the string with root r other than `skip` to the `n` distinct points
+    in `out`, up to `cap` in all; the new count."""
+    w = np.int64(S[WIDTH])
+    x = r
+    while True:
+        for e in (1, -1, w, -w):
+            z = x + e
+            if z != skip and B[COL, z] == EMPTY:
+                dup = False
+                for j in range(n):
+                    dup = dup or out[j] == z
+                if not dup:
+                    out[n] = z
+                    n += 1
+                    if n >= cap:
+                        return n
+        x = B[NXT, x]
+        if x == r:
+            break
+    return n
+
+
+@njit(cache=CACHE)
 def libs_after(B, S, p, c, enough):
     """Liberties the string of p would have after c plays there, counted up to `enough`
     (a capture counts as `enough`).  For self-atari tests: 1 means self-atari."""
@@ -339,23 +363,9 @@ def libs_after(B, S, p, c, enough):
     for d in (1, -1, w, -w):
         y = p + d
         if B[COL, y] == c:
-            r = B[ROOT, y]
-            x = r
-            while True:
-                for e in (1, -1, w, -w):
-                    z = x + e
-                    if z != p and B[COL, z] == EMPTY:
-                        dup = False
-                        for j in range(n):
-                            dup = dup or seen[j] == z
-                        if not dup:
-                            seen[n] = z
-                            n += 1
-                            if n >= enough:
-                                return enough
-                x = B[NXT, x]
-                if x == r:
-                    break
+            n = add_libs(B, S, B[ROOT, y], seen, n, enough, p)
+            if n >= enough:
+                return enough
     return n
 
 
@@ -368,33 +378,13 @@ def libs_after(B, S, p, c, enough):
 
 LADDER_NODES = 120  # positions read per question in the tree
 LADDER_NODES_PLAYOUT = 24  # and in a playout (the common straight ladder needs about 2 a step)
+LADDER_DEPTH = 64  # plies read at most
 
 
 @njit(cache=CACHE)
 def string_libs(B, S, r, out, cap):
     """The distinct liberties of the string with root r into `out`, at most `cap`; the count."""
-    w = np.int64(S[WIDTH])
-    n = 0
-    x = r
-    while True:
-        for e in (1, -1, w, -w):
-            z = x + e
-            if B[COL, z] == EMPTY:
-                dup = False
-                for j in range(n):
-                    dup = dup or out[j] == z
-                if not dup:
-                    out[n] = z
-                    n += 1
-                    if n >= cap:
-                        return n
-        x = B[NXT, x]
-        if x == r:
-            break
-    return n
-
-
-LADDER_DEPTH = 64  # plies read at most
+    return add_libs(B, S, r, out, 0, cap, -1)
 
 
 @njit(cache=CACHE)
