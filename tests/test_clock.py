@@ -41,6 +41,11 @@ from bots.go.clock import moves_left as go_moves_left
 from search.budget import SearchResult
 
 
+def go_plan(time_left: float, overhead: float) -> float:
+    """The plan for the first move on an empty 9x9 board: 95% of the clock over Go's count."""
+    return time_left * 0.95 / go_moves_left(empty(9)) - overhead
+
+
 def move_seconds(time_left: float, moves_left: float, overhead: float = OVERHEAD, floor: float = MIN_SECONDS) -> float:
     """The seconds `budget` plans on a game clock (sudden death or main time)."""
     return budget(arrived=0.0, time_left=time_left, moves_left=moves_left, overhead=overhead, floor=floor).seconds
@@ -120,9 +125,20 @@ def test_overhead_follows_the_clock_and_stays_in_bounds():
     assert o2.value == o2.low
 
 
-def test_go_estimates_its_moves_left_from_the_empty_points():
-    assert go_moves_left(empty(9)) == pytest.approx(81 * 0.45)
-    assert go_moves_left(empty(3)) == pytest.approx(20 * 0.45)  # counting at least 20 empty points
+def test_go_estimates_its_moves_left_from_the_empty_points_weighing_the_middle_game_most():
+    from bots.go import clock as go_clock
+    from bots.go.board import from_moves, setup
+
+    assert go_clock.weight(go_clock.MIDDLE_FILL) == pytest.approx(1 + go_clock.MIDDLE_WEIGHT)
+    assert go_clock.weight(0.0) < go_clock.weight(0.2) < go_clock.weight(go_clock.MIDDLE_FILL)
+    assert go_clock.weight(go_clock.MIDDLE_FILL + go_clock.MIDDLE_SPAN) == go_clock.weight(1.0) == 1.0
+    plain = 81 * go_clock.OWN_MOVES_PER_EMPTY
+    assert go_moves_left(empty(9)) > plain  # the opening keeps time back for the middle game
+    middle = from_moves(9, ["E5", "E4", "D4", "D5", "C5", "F4", "D6", "F5", "E6", "F6", "C4", "D3", "C3", "F7",
+                            "G3", "E7", "G6", "G7", "H7", "C6", "B6", "D7", "H4", "G4", "H5", "H3", "G2", "C2"])
+    assert go_moves_left(middle) < 0.8 * middle.board.count(0) * go_clock.OWN_MOVES_PER_EMPTY  # and spends it there
+    endgame = setup(9, black=range(36), white=range(45, 81))  # the middle row empty
+    assert go_moves_left(endgame) == pytest.approx(20 * go_clock.OWN_MOVES_PER_EMPTY)  # counting 20 empties at least
 
 
 # -- the clock model of the GTP dialects (Go's GTP engine, Hex's HTP engine) -------------------------
@@ -279,7 +295,7 @@ def test_gnd_game_clock():
 
 def test_cgos_game_clock_with_the_time_given_back():
     """CGOS gives 0.25 s back per move: the learned overhead is negative and adds to the plan."""
-    moves = go_moves_left(empty(9))
+    moves = 81 * 0.45  # 36.45 moves left, as an empty 9x9 board once counted
     pinned(budget(arrived=ARRIVED, time_left=10.0, moves_left=moves, overhead=-0.23),
            0.4906310013717421, 0.9812620027434842)
     pinned(budget(arrived=ARRIVED, time_left=300.0, moves_left=moves, overhead=0.2),  # the first move: 0.2 s
@@ -292,13 +308,13 @@ def test_cgos_game_clock_with_the_time_given_back():
     (TimeSettings(0.0, 2.0, 1), (2.0, 1), 1.9, 1.9),  # `0 2 1`: 2 s a move
     (TimeSettings(0.0, 2.0, 1), (1.5, 1), 1.4, 1.4),  # ... with 1.5 s read out
     (TimeSettings(0.0, 0.05, 1), (0.05, 1), MIN_SECONDS, MIN_SECONDS),  # the floor
-    (TimeSettings(300.0, 0.0, 0), (300.0, 0), 7.718930041152263, 15.437860082304526),  # absolute
+    (TimeSettings(300.0, 0.0, 0), (300.0, 0), go_plan(300.0, OVERHEAD), 2 * go_plan(300.0, OVERHEAD)),  # absolute
     (TimeSettings(0.0, 30.0, 3), (30.0, 3), 9.9, 19.8),  # byo-yomi: a period over its stones
     (TimeSettings(2.0, 30.0, 3), (2.0, 0), 9.9, 9.9),  # main time, never slower than the byo-yomi rate
     (None, (10.0, 5), 1.9, 3.8),  # a period read out with no settings
 ])
 def test_gtp_clocks(settings_, clock, seconds, limit):
-    """Go's GTP engine on an empty 9x9 board (36.45 moves left)."""
+    """Go's GTP engine on an empty 9x9 board (bots.go.clock.moves_left of it)."""
     from bots.go.board import BLACK
     from bots.go.gtp_engine import Engine
 
@@ -323,7 +339,7 @@ def test_hex_game_clock():
 
 
 @pytest.mark.parametrize("time_left, seconds, mode", [
-    (100.0, 2.506310013717421, "normal"),
+    (100.0, go_plan(100.0, OVERHEAD), "normal"),
     (50.0, 0.5, "critical"),  # the share would be 1.2 s
     (5.0, 0.05, "ultra critical"),
 ])
@@ -356,7 +372,7 @@ async def test_the_arenas_game_clock_and_pace(monkeypatch):
     log = structlog.get_logger()
     go, hex_ = GoRules(), HexRules()
     await engine_arena._ask(go, OurSide("a", "random"), go.start(), None, 2.0, 15.0, log, 60.0, arrived=ARRIVED)
-    pinned(seen[-1], 1.4637860082304526, 2.927572016460905)
+    pinned(seen[-1], go_plan(60.0, OVERHEAD), 2 * go_plan(60.0, OVERHEAD))
     await engine_arena._ask(hex_, OurSide("a", "random"), hex_.start(), None, 2.0, 15.0, log, 60.0, arrived=ARRIVED)
     pinned(seen[-1], 0.8421487603305785, 1.684297520661157)
     await engine_arena._ask(go, OurSide("a", "random"), go.start(), None, 2.0, 15.0, log, arrived=ARRIVED)
