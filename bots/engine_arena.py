@@ -173,12 +173,11 @@ async def _setup(rules: Rules, side: EngineSide, colour: int, per_move: float, g
         raise _engine_lost(colour, "game setup failed", exc) from None
 
 
-async def _tell_opening(rules: Rules, side: EngineSide, colour: int, opening: Sequence[Any]) -> None:
+async def _tell_opening(rules: Rules, proc: GtpProcess, colour: int, opening: Sequence[Any]) -> None:
     state = rules.start()
     for move in opening:
         try:
-            await side.process.send("play", rules.colour(state, state.to_move), rules.write(move, state),  # type: ignore[union-attr]
-                                    timeout=SETUP_TIMEOUT)
+            await proc.send("play", rules.colour(state, state.to_move), rules.write(move, state), timeout=SETUP_TIMEOUT)
         except EngineError as exc:
             raise _engine_lost(colour, f"the opening's {rules.name(move, state)} refused", exc) from None
         state = state.play(move)
@@ -269,7 +268,7 @@ async def play_game(rules: Rules, black: AnySide, white: AnySide, runner: Search
         for colour, side in sides.items():
             if isinstance(side, EngineSide):
                 await _setup(rules, side, colour, per_move, game_time, log)
-                await _tell_opening(rules, side, colour, opening)
+                await _tell_opening(rules, await side.engine(log), colour, opening)
         while not state.is_terminal() and len(moves) < max_moves:
             colour = state.to_move
             seat = SEATS[colour]

@@ -21,9 +21,12 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import os
 import shutil
+import signal
 import subprocess
 import sys
+import tempfile
 import time
 from collections import Counter, defaultdict
 
@@ -55,6 +58,13 @@ def _busy(count: int) -> list[subprocess.Popen]:
                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL) for _ in range(count)]
 
 
+def _stop_group(proc: subprocess.Popen) -> None:
+    """Kill a process started in its own session, and every process it started."""
+    with contextlib.suppress(ProcessLookupError):
+        os.killpg(proc.pid, signal.SIGKILL)
+    proc.wait()
+
+
 def _stop(processes: list[subprocess.Popen]) -> None:
     for proc in processes:
         proc.kill()
@@ -78,10 +88,12 @@ async def _open_page(stack: contextlib.AsyncExitStack, monitor: Monitor) -> Coun
     port = site.addresses[0][1]
     stack.push_async_callback(site.cleanup)
     # An operator's browser runs on their own machine; here it shares ours, so at the lowest priority.
+    profile = stack.enter_context(tempfile.TemporaryDirectory(prefix="bots-soak-chromium-"))
     viewer = subprocess.Popen(["nice", "-n", "19", browser(), "--headless", "--no-sandbox", "--disable-gpu",
-                               "--remote-debugging-port=0", f"http://127.0.0.1:{port}/"],
-                              stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    stack.callback(_stop, [viewer])
+                               f"--user-data-dir={profile}", "--remote-debugging-port=0", f"http://127.0.0.1:{port}/"],
+                              stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                              start_new_session=True)  # its renderers are killed with it (_stop_group)
+    stack.callback(_stop_group, viewer)
     return site.app[SERVED]
 
 

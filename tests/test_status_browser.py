@@ -37,6 +37,7 @@ def screenshot(url: str, path: Path, width: int, height: int) -> np.ndarray:
     from PIL import Image
 
     subprocess.run([CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars",
+                    f"--user-data-dir={path.with_suffix('.profile')}",  # never another Chromium's profile
                     "--virtual-time-budget=4000", f"--window-size={width},{height}", f"--screenshot={path}", url],
                    capture_output=True, timeout=240, check=True)
     return np.asarray(Image.open(path).convert("RGB")).astype(int)

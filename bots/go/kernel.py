@@ -29,8 +29,8 @@ The search (`SEARCH`, a search.uct.Kernel): UCT with RAVE in search.uct's tree, 
 kernels here: a position is (B, S), the moves are padded points and PASS, `children` lists the
 legal moves that fill no own eye with their priors (captures, escapes, self-atari, ladders
 that work and runs into them, patterns, nearness to the last move, the line in an empty
-area) and PASS, playouts are the heavy (or light)
-ones above, scored by area with komi.  bots.go.mcts is the player around it.
+area) and PASS, playouts are the heavy (or light) ones above, scored by area with komi.
+bots.go.mcts is the player around it.
 """
 
 from __future__ import annotations
@@ -72,7 +72,7 @@ PROB_ANSWER = 0.9  # playouts: how often the answer to the last move is tried
 PROB_REJECT_SELFATARI = 0.9
 PROB_PATTERN = 0.9  # playouts: how often a 3x3 pattern move next to the last move is tried
 PRIOR_PATTERN = 10.0
-PRIOR_LADDER = 20.0  # losing visits of a move whose string a ladder catches (as a self-atari)
+PRIOR_LADDER = 20.0  # losing visits of a move whose string a ladder catches (more than a self-atari's)
 
 # 3x3 patterns around an empty point (the centre, the move), after MoGo's hand-made patterns
 # (Gelly, Wang, Munos, Teytaud, "Modification of UCT with patterns in Monte-Carlo Go", 2006,

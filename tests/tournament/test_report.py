@@ -51,7 +51,8 @@ def test_the_page_renders_in_a_browser(report, tmp_path):
 
     shot = tmp_path / "page.png"
     subprocess.run([CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars",
-                    f"--screenshot={shot}", "--window-size=1200,2000", (report / "index.html").as_uri()],
+                    f"--user-data-dir={tmp_path / 'profile'}", f"--screenshot={shot}", "--window-size=1200,2000",
+                    (report / "index.html").as_uri()],
                    capture_output=True, timeout=90, check=True)
     import numpy as np
 
