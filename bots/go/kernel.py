@@ -344,7 +344,7 @@ def libs_after(B, S, p, c, enough):
     """Liberties the string of p would have after c plays there, counted up to `enough`
     (a capture counts as `enough`).  For self-atari tests: 1 means self-atari."""
     w = np.int64(S[WIDTH])
-    seen = np.empty(max(enough, 4), np.int32)
+    seen = np.empty(max(enough, 4), np.int64)  # as the ladder reader's lists: one compiled add_libs
     n = 0
     for d in (1, -1, w, -w):
         y = p + d
@@ -751,7 +751,7 @@ def random_move(B, S, c, heavy):
 
 
 @njit(cache=CACHE)
-def playout(B, S, komi, amaf, max_moves, heavy, ladders=False):
+def playout(B, S, komi, amaf, max_moves, heavy, ladders):
     """Play on until two passes (or max_moves): the area score, black - white - komi.
     `amaf[p]` gets the colour that played p first, where it is still 0.  `ladders`: heavy
     playouts do not run from an atari into a ladder."""
@@ -773,7 +773,7 @@ def playout(B, S, komi, amaf, max_moves, heavy, ladders=False):
 
 
 @njit(cache=CACHE)
-def playouts(B0, S0, komi, count, heavy, ladders=False):
+def playouts(B0, S0, komi, count, heavy, ladders):
     """`count` playouts from the position; returns Black's wins (for benchmarks and tests)."""
     amaf = np.zeros(B0.shape[1], np.int8)
     wins = 0
