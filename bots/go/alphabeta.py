@@ -137,7 +137,7 @@ class AlphaBeta:
         self._deadline = deadline
         self._node_limit = node_limit or 1 << 62
         self._me = me
-        buf = np.empty((depth + 2, B.shape[1]), np.int32)
+        buf = np.empty((depth + 2, B.shape[1]), np.int64)
         best, best_value, reached = root[0], 0.0, 0
         for d in range(1, depth + 1):
             try:

@@ -1,7 +1,10 @@
 """numba kernels for Go: the board inside search, playouts, and the moves and priors that
 the shared MCTS tree (search.uct) searches with.
 
-The board is two small int32 arrays, so copying it is one memcpy:
+The board is two small int64 arrays, so copying it is one memcpy.  Every point, colour and
+count passed between kernels is an int64 (literals as `np.int64(2)`): numba compiles a kernel
+once per combination of argument types, and int32 reads or a literal would compile it again
+(tests/test_kernel_signatures.py).
 
 * `B[row, point]` on a padded board of width W = size + 2 (a ring of EDGE points around it,
   point = (r + 1) * W + c + 1): COL (colour), ROOT and NXT (strings as circular lists with a
@@ -125,8 +128,8 @@ PATTERN_TABLE = _pattern_table()
 def new_board(size):
     """The empty board (Black to move)."""
     w = size + 2
-    B = np.zeros((9, w * w), np.int32)
-    S = np.zeros(NSLOTS, np.int32)
+    B = np.zeros((9, w * w), np.int64)
+    S = np.zeros(NSLOTS, np.int64)
     for p in range(w * w):
         B[ROOT, p] = p
         B[NXT, p] = p
@@ -205,7 +208,7 @@ def _remove(B, S, r):
             y = x + d
             k = B[COL, y]
             if k == BLACK or k == WHITE:
-                _libs(B, B[ROOT, y], x, 1)
+                _libs(B, B[ROOT, y], x, np.int64(1))
         n += 1
         nx = B[NXT, x]
         B[ROOT, x] = x
@@ -237,9 +240,9 @@ def place(B, S, p, c):
         y = p + d
         k = B[COL, y]
         if k == EMPTY:
-            _libs(B, p, y, 1)
+            _libs(B, p, y, np.int64(1))
         elif k == BLACK or k == WHITE:
-            _libs(B, B[ROOT, y], p, -1)
+            _libs(B, B[ROOT, y], p, np.int64(-1))
     r = p
     for d in (1, -1, w, -w):
         y = p + d
@@ -345,7 +348,7 @@ def libs_after(B, S, p, c, enough):
     (a capture counts as `enough`).  For self-atari tests: 1 means self-atari."""
     w = np.int64(S[WIDTH])
     seen = np.empty(max(enough, 4), np.int64)  # as the ladder reader's lists: one compiled add_libs
-    n = 0
+    n = np.int64(0)
     for d in (1, -1, w, -w):
         y = p + d
         k = B[COL, y]
@@ -384,7 +387,7 @@ LADDER_DEPTH = 64  # plies read at most
 @njit(cache=CACHE)
 def string_libs(B, S, r, out, cap):
     """The distinct liberties of the string with root r into `out`, at most `cap`; the count."""
-    return add_libs(B, S, r, out, 0, cap, -1)
+    return add_libs(B, S, r, out, np.int64(0), cap, np.int64(-1))
 
 
 @njit(cache=CACHE)
@@ -415,6 +418,17 @@ def _escapes_of(B, S, p, out):
 
 
 @njit(cache=CACHE)
+def _copy_into(B2, S2, B, S):
+    """B2[:], S2[:] = B, S as plain loops: an array assignment checks shapes with an error
+    message whose formatting costs seconds of compiling."""
+    for i in range(B.shape[0]):
+        for j in range(B.shape[1]):
+            B2[i, j] = B[i, j]
+    for i in range(S.shape[0]):
+        S2[i] = S[i]
+
+
+@njit(cache=CACHE)
 def _gets_out(B, S, p, attacking, libs, nodes):
     """Ladder reading at the string at p, as an AND/OR search with its own stack (numba's cache
     cannot load recursive functions).  Not `attacking`: the string is in atari and its side is
@@ -422,14 +436,13 @@ def _gets_out(B, S, p, attacking, libs, nodes):
     move.  True if the string gets out: a run to three liberties, or a reading cut off by
     `nodes` positions or the depth; False if it is caught whatever it does."""
     D = min(LADDER_DEPTH, 2 * S[SIZE] + 4)  # a ladder crosses the board in about 2 * size plies
-    BB = np.empty((D + 1, B.shape[0], B.shape[1]), np.int32)
-    SS = np.empty((D + 1, S.shape[0]), np.int32)
+    BB = np.empty((D + 1, B.shape[0], B.shape[1]), np.int64)
+    SS = np.empty((D + 1, S.shape[0]), np.int64)
     cand = np.empty((D + 1, 6), np.int64)
     ncand = np.zeros(D + 1, np.int64)
     nxt = np.zeros(D + 1, np.int64)
     attack = np.zeros(D + 1, np.bool_)
-    BB[0] = B
-    SS[0] = S
+    _copy_into(BB[0], SS[0], B, S)
     c = B[COL, p]
     attack[0] = attacking
     if attacking:
@@ -468,8 +481,7 @@ def _gets_out(B, S, p, attacking, libs, nodes):
             have = True
             continue
         nodes -= 1
-        BB[k] = BB[level]
-        SS[k] = SS[level]
+        _copy_into(BB[k], SS[k], BB[level], SS[level])
         place(BB[k], SS[k], q, mover)
         SS[k, TOMOVE] = 3 - mover
         nxt[k] = 0
@@ -479,7 +491,7 @@ def _gets_out(B, S, p, attacking, libs, nodes):
             attack[k] = False
             ncand[k] = _escapes_of(BB[k], SS[k], p, cand[k])
         else:
-            n = string_libs(BB[k], SS[k], BB[k, ROOT, p], mine, 3)
+            n = string_libs(BB[k], SS[k], BB[k, ROOT, p], mine, np.int64(3))
             if n >= 3:  # out
                 out = True
                 have = True
@@ -498,7 +510,7 @@ def ladder_caught(B, S, p, nodes):
     works, or no way out at all)?  False when the reading runs out of `nodes`."""
     S2 = S.copy()
     S2[TOMOVE] = B[COL, p]
-    return not _gets_out(B, S2, p, False, np.zeros(2, np.int64), nodes)
+    return not _gets_out(B, S2, p, np.bool_(False), np.zeros(2, np.int64), nodes)
 
 
 @njit(cache=CACHE)
@@ -510,8 +522,8 @@ def ladder_after(B, S, q, c, nodes):
     place(B2, S2, q, c)
     S2[TOMOVE] = 3 - c
     libs = np.empty(2, np.int64)
-    if string_libs(B2, S2, B2[ROOT, q], libs, 2) == 2:
-        if not _gets_out(B2, S2, q, True, libs, nodes):
+    if string_libs(B2, S2, B2[ROOT, q], libs, np.int64(2)) == 2:
+        if not _gets_out(B2, S2, q, np.bool_(True), libs, nodes):
             return 1
     w = np.int64(S[WIDTH])
     for d in (1, -1, w, -w):
@@ -529,7 +541,7 @@ def area(B, S, max_region=1 << 30):
     size = S[SIZE]
     w = np.int64(S[WIDTH])
     mark = np.zeros(w * w, np.int8)
-    stack = np.empty(w * w, np.int32)
+    stack = np.empty(w * w, np.int64)
     black = 0
     white = 0
     for r in range(size):
@@ -584,8 +596,8 @@ def owners(B, S):
     w = np.int64(S[WIDTH])
     own = np.zeros(w * w, np.int8)
     mark = np.zeros(w * w, np.int8)
-    stack = np.empty(w * w, np.int32)
-    region = np.empty(w * w, np.int32)
+    stack = np.empty(w * w, np.int64)
+    region = np.empty(w * w, np.int64)
     for p in range(w * w):
         k = B[COL, p]
         if k == BLACK or k == WHITE:
@@ -683,7 +695,7 @@ def _pattern_move(B, S, c):
     for d in (-w, -w + 1, 1, w + 1, w, w - 1, -1, -w - 1):
         p = last + d
         if B[COL, p] == EMPTY and matches_pattern(B, S, p, c) and is_legal(B, S, p, c) \
-                and not is_eye(B, S, p, c) and libs_after(B, S, p, c, 2) >= 2:
+                and not is_eye(B, S, p, c) and libs_after(B, S, p, c, np.int64(2)) >= 2:
             found[n] = p
             n += 1
     return found[np.random.randint(n)] if n else -1
@@ -723,8 +735,9 @@ def _answer_last(B, S, c, ladders):
                 if x == r:
                     break
             if is_legal(B, S, lib, c):
-                n = libs_after(B, S, lib, c, 3)
-                if n >= 3 or n == 2 and not (ladders and ladder_after(B, S, lib, c, LADDER_NODES_PLAYOUT) == 1):
+                n = libs_after(B, S, lib, c, np.int64(3))
+                if n >= 3 or n == 2 and not (
+                        ladders and ladder_after(B, S, lib, c, np.int64(LADDER_NODES_PLAYOUT)) == 1):
                     return lib
     return -1
 
@@ -739,7 +752,7 @@ def random_move(B, S, c, heavy):
         j = k + np.random.randint(m - k)
         p = B[EMP, j]
         if is_legal(B, S, p, c) and not is_eye(B, S, p, c):
-            if not heavy or libs_after(B, S, p, c, 2) >= 2 or np.random.random() > PROB_REJECT_SELFATARI:
+            if not heavy or libs_after(B, S, p, c, np.int64(2)) >= 2 or np.random.random() > PROB_REJECT_SELFATARI:
                 return p
         q = B[EMP, k]
         B[EMP, k] = p
@@ -828,7 +841,7 @@ def _ataris(B, S, p, c):
     libs = np.empty(3, np.int64)
     for d in (1, -1, w, -w):
         y = p + d
-        if B[COL, y] == 3 - c and string_libs(B, S, B[ROOT, y], libs, 3) == 2:
+        if B[COL, y] == 3 - c and string_libs(B, S, B[ROOT, y], libs, np.int64(3)) == 2:
             return True
     return False
 
@@ -844,10 +857,10 @@ def _priors(B, S, p, c, ladders):
         v = PRIOR_CAPTURE_ONE if captured == 1 else PRIOR_CAPTURE_MANY
         pn += v
         pw += v
-    libs = libs_after(B, S, p, c, 3)
+    libs = libs_after(B, S, p, c, np.int64(3))
     ladder = 0
     if ladders and not captured:
-        ladder = ladder_after(B, S, p, c, LADDER_NODES) if libs == 2 or _ataris(B, S, p, c) else 0
+        ladder = ladder_after(B, S, p, c, np.int64(LADDER_NODES)) if libs == 2 or _ataris(B, S, p, c) else 0
         if ladder == 1:  # our string there would be caught in a ladder
             pn += PRIOR_LADDER
         elif ladder == 2:  # an atari whose ladder works
@@ -921,7 +934,7 @@ def _copy(pos):
 
 @njit(cache=CACHE)
 def _play(pos, move):
-    play(pos[0], pos[1], move)
+    play(pos[0], pos[1], np.int64(move))
 
 
 @njit(cache=CACHE)
@@ -968,7 +981,7 @@ def captures_by(B, S, p, c):
     """Stones c would capture by playing p."""
     w = np.int64(S[WIDTH])
     total = 0
-    roots = np.empty(4, np.int32)
+    roots = np.empty(4, np.int64)
     k = 0
     for d in (1, -1, w, -w):
         y = p + d

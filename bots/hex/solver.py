@@ -347,15 +347,15 @@ def _root(c, nbr, adj, order, k, tt_b, tt_w, tt_v, tt_m, stats, deadline, every,
         i = order[j]
         m = np.int64(1) << i
         if c == BLACK:
-            done, _, _, _ = _threats(nbr, adj, 0, m, full & ~m)
+            done, _, _, _ = _threats(nbr, adj, np.int64(0), m, full & ~m)
         else:
-            done, _, _, _ = _threats(nbr, adj, 1, m, full & ~m)
+            done, _, _, _ = _threats(nbr, adj, np.int64(1), m, full & ~m)
         if done:
             r = 1
         elif c == BLACK:
-            r = -_search(m, np.int64(0), 2, nbr, adj, order, full, tt_b, tt_w, tt_v, tt_m, stats, deadline)
+            r = -_search(m, np.int64(0), np.int64(2), nbr, adj, order, full, tt_b, tt_w, tt_v, tt_m, stats, deadline)
         else:
-            r = -_search(np.int64(0), m, 1, nbr, adj, order, full, tt_b, tt_w, tt_v, tt_m, stats, deadline)
+            r = -_search(np.int64(0), m, np.int64(1), nbr, adj, order, full, tt_b, tt_w, tt_v, tt_m, stats, deadline)
         if stats[ABORTED]:
             return best
         values[i] = r
