@@ -23,7 +23,9 @@ ARENA_EXAMPLE = "bots arena go --a mcts --b 'gtp:gnugo --mode gtp --level 10 --c
 def add_arguments(p: argparse.ArgumentParser, game: str) -> None:
     p.add_argument("--sizes", "--size", nargs="+", type=count, default=[9], help="board sizes, each a setup (9)")
     p.add_argument("--komi", type=number, default=7.5, help="komi (7.5)")
-    p.add_argument("--move-time", type=positive, default=2.0, help="seconds per move (2)")
+    p.add_argument("--move-time", type=positive, default=2.0,
+                   help="seconds per move (2); a gtp: engine is told whole seconds (GTP's time_settings), "
+                        "so give it a whole number or use --game-time")
     p.add_argument("--game-time", type=positive, default=None, metavar="SECONDS",
                    help="a clock per side for the whole game (sudden death) instead of --move-time")
     p.add_argument("--opening-moves", type=whole, default=0, metavar="K",
