@@ -422,6 +422,20 @@ async def test_two_session_bots_play_two_games(serve, runner):
     assert [s["colour"] for s in one] == ["b", "w"] and [s["colour"] for s in two] == ["w", "b"]
 
 
+@pytest.mark.slow
+async def test_the_mcts_bot_plays_a_13x13_game_and_beats_the_random_opponent(serve, runner):
+    """13x13 as well as 9x9 (issue 31): the board size comes from the server's setup."""
+    records = []
+    server = await serve(size=13, komi=7.5, main_time=30.0, max_moves=500, random_opponent=True, seed=5,
+                         on_game=records.append)
+    bot = CgosBot(name="mcts-13", host="127.0.0.1", port=server.port, password="pw13", player="mcts", games=1)
+    [summary] = await asyncio.wait_for(play(bot, runner), 120)
+    [record] = records
+    assert summary["outcome"] == "won" and record["winner"] == "mcts-13", (summary, record["result"])
+    assert not record["result"].endswith(("Illegal", "Time"))
+    assert record["size"] == 13 and replay(record).size == 13 and summary["moves"] == len(record["moves"])
+
+
 async def test_the_daemon_reconnects_after_a_server_restart(serve, runner):
     first_games = []
     server = await serve(main_time=5.0, random_opponent=True, seed=1, on_game=first_games.append)
