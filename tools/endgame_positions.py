@@ -2,9 +2,12 @@
 each side in one to three groups, the armies within 25% of each other, and at least one group
 that an enemy group 1.5x its size can hunt down, so that finishing (or escaping) decides the game.
 
-    python tools/endgame_positions.py OUT_DIR [--count 24] [--seed 1]
+    python tools/endgame_positions.py OUT_DIR [--count 24] [--seed 1] [--duels]
     bots arena twilight --a planner --b planner:hunt=0 --maps OUT_DIR/*.xml --max-plies 80 \\
         --move-time 0.3 --sprt "elo0=0 elo1=50"
+
+With --duels, one group a side instead, neither 1.5x the other (bots.twilight.showdown solves
+these exactly: who steps next to the enemy hands it the first strike).
 
 Each position is a map of ours (`Groups="several"`, bots.twilight.maps), vampires to move; the
 arena's pairs play it from both seats.
@@ -26,13 +29,16 @@ def split(total: int, parts: int, rng: random.Random) -> list[int]:
     return [b - a for a, b in zip([0, *cuts], [*cuts, total], strict=True)]
 
 
-def position(rng: random.Random):
+def position(rng: random.Random, duel: bool = False):
     while True:
         rows, cols = rng.randint(6, 12), rng.randint(6, 12)
         a = rng.randint(12, 60)
         b = max(3, round(a * rng.uniform(0.8, 1.25)))
-        ours, theirs = split(a, rng.randint(1, 3), rng), split(b, rng.randint(1, 3), rng)
-        if not any(x >= MONSTER_RATIO * y for x in ours for y in theirs) and \
+        if duel:  # the sizes are within 1.25x of each other
+            ours, theirs = [a], [b]
+        else:
+            ours, theirs = split(a, rng.randint(1, 3), rng), split(b, rng.randint(1, 3), rng)
+        if not duel and not any(x >= MONSTER_RATIO * y for x in ours for y in theirs) and \
                 not any(y >= MONSTER_RATIO * x for x in ours for y in theirs):
             continue  # nobody can hunt anybody: not the endgame this is about
         cells = rng.sample([(x, y) for y in range(rows) for x in range(cols)], len(ours) + len(theirs))
@@ -49,11 +55,12 @@ def main() -> int:
     parser.add_argument("out", type=Path)
     parser.add_argument("--count", type=int, default=24)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--duels", action="store_true", help="one group a side, neither 1.5x the other")
     args = parser.parse_args()
     args.out.mkdir(parents=True, exist_ok=True)
     rng = random.Random(args.seed)
     for k in range(args.count):
-        (args.out / f"endgame{k:02d}.xml").write_text(to_xml(position(rng)))
+        (args.out / f"endgame{k:02d}.xml").write_text(to_xml(position(rng, args.duels)))
     print(f"{args.count} positions in {args.out}")
     return 0
 

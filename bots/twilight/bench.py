@@ -4,6 +4,11 @@ Positions: each map's start, and the position after 8 plies of greedy self-play 
 position with contact and more groups).  Each player searches with its defaults and
 again with an unbounded depth, so the table shows both the depth reached under the
 clock and the raw speed.
+
+`--endgames`: each player plays duels (one group a side, no camp left) against the exact
+player of bots.twilight.showdown, from named positions and from generated ones; the table
+gives the exact value of each position and the value each player kept (the chance of
+winning, a draw counting half: with an exact opponent it falls only by the player's mistakes).
 """
 
 from __future__ import annotations
@@ -16,25 +21,39 @@ from search.budget import Budget
 from search.contracts import Context
 
 from ..cmdline import UsageFailure, players_text, positive
-from ..players import make_player
+from ..players import PlayerError, make_player, parse_spec
 from .maps import MapError, load_map, shipped_maps
 from .players import greedy_action
+from .rules import Cell, Species, State, state_from_cells
+from .showdown import solve, strike
 
 
 def add_arguments(p: argparse.ArgumentParser, game: str) -> None:
     p.add_argument("--maps", nargs="+", default=None, help="maps (default: the shipped maps)")
-    p.add_argument("--players", nargs="+", default=["alphabeta", "expecti", "planner"],
-                   help=f"players to measure ({players_text(game, persons=False)}; default alphabeta expecti planner)")
-    p.add_argument("--time", type=positive, default=2.0, help="seconds per position (2)")
-    p.add_argument("--scaling", action="store_true",
-                   help="depth and latency on generated 10x10, 20x20, 30x30 maps with 10, 25, 40 camps")
+    p.add_argument("--players", nargs="+", default=None,
+                   help=f"players to measure ({players_text(game, persons=False)}, NAME:key=value,... for "
+                        "options; default alphabeta expecti planner, with --endgames planner planner:duel=1)")
+    p.add_argument("--time", type=positive, default=2.0, help="seconds per position, with --endgames per move (2)")
+    mode = p.add_mutually_exclusive_group()
+    mode.add_argument("--scaling", action="store_true",
+                      help="depth and latency on generated 10x10, 20x20, 30x30 maps with 10, 25, 40 camps")
+    mode.add_argument("--endgames", type=int, nargs="?", const=20, default=None, metavar="N",
+                      help="duels against the exact player: the named positions and N generated ones (20)")
 
 
 def run(args: argparse.Namespace) -> str:
     try:
-        return scaling(args.players, args.time) if args.scaling else bench(args.maps, args.players, args.time)
-    except MapError as exc:
+        if args.endgames is not None:
+            return endgames(args.players or ["planner", "planner:duel=1"], args.time, args.endgames)
+        players = args.players or ["alphabeta", "expecti", "planner"]
+        return scaling(players, args.time) if args.scaling else bench(args.maps, players, args.time)
+    except (MapError, PlayerError) as exc:
         raise UsageFailure(str(exc)) from None
+
+
+def player(spec: str):
+    name, params = parse_spec(spec)
+    return make_player("twilight", name, params)
 
 
 def positions(map_name: str) -> list[tuple[str, object]]:
@@ -58,9 +77,9 @@ def bench(maps: list[str] | None, players: list[str], seconds: float) -> str:
         for label, state in positions(m):
             for name in players:
                 for params, tag in (({}, name), ({"max_depth": 30}, f"{name} (unbounded)")):
-                    player = make_player("twilight", name, params)
+                    searcher = make_player("twilight", name, params)
                     t0 = time.monotonic()
-                    result = player.choose(state, Context(), Budget(seconds))
+                    result = searcher.choose(state, Context(), Budget(seconds))
                     used = time.monotonic() - t0
                     nps = result.nodes / used if used > 0 else 0.0
                     totals.setdefault(tag, []).append(nps)
@@ -89,12 +108,98 @@ def scaling(players: list[str], seconds: float, sizes=(10, 20, 30), camps=(10, 2
                 if position.is_terminal():
                     continue
                 for name in players:
-                    player = make_player("twilight", name, {})
                     t0 = time.monotonic()
-                    result = player.choose(position, Context(), Budget(seconds))
+                    result = player(name).choose(position, Context(), Budget(seconds))
                     used = time.monotonic() - t0
                     groups = len(position.groups(position.to_move))
                     rows.append(f"{f'{size}x{size}, {homes} camps':<16}{label:<10}{name:<12}{groups:>7}"
                                 f"{result.depth:>6}{result.nodes:>9}{used:>13.3f}")
     return "\n".join(rows)
 
+
+
+# -- endgames: duels against the exact player ----------------------------------------------------
+
+
+def duel(rows: int, cols: int, mine: tuple[int, int, int], theirs: tuple[int, int, int], left: int,
+         to_move: Species = Species.VAMPIRES) -> State:
+    """A duel position: `mine` (x, y, units) to move against `theirs`, `left` plies before the cap."""
+    groups = {to_move: mine, to_move.other: theirs}
+    cells = [Cell(x, y, 0, n, 0) if s == Species.VAMPIRES else Cell(x, y, 0, 0, n)
+             for s, (x, y, n) in groups.items()]
+    return state_from_cells(rows, cols, cells, to_move, 200 - left, 200)
+
+
+# Each found by the exact tables (bots.twilight.showdown), its value for the side to move there.
+DUELS = {
+    "hunter waits": duel(5, 7, (5, 3, 27), (3, 1, 17), 10),  # 1.0: a step next to the 17 gives it a 31% strike
+    "leader runs to the cap": duel(8, 9, (3, 4, 53), (0, 5, 51), 15),  # 1.0: never caught
+    "leader strikes first": duel(5, 10, (2, 2, 37), (3, 3, 36), 14),  # 0.528: the 37 strikes at the end
+    "trailer strikes early": duel(7, 6, (4, 3, 60), (5, 2, 69), 26),  # 0.435: no later strike is better
+    "trailer forces a battle": duel(6, 6, (1, 2, 20), (5, 1, 24), 28),  # 0.300
+    "hunted, no way out": duel(5, 6, (5, 2, 25), (2, 0, 40), 15),  # 0.0: the 40 never lets it strike
+    "even armies": duel(8, 6, (2, 7, 55), (5, 7, 55), 26),  # 0.5 whatever anyone does
+    "a long narrow board": duel(5, 26, (3, 2, 88), (20, 2, 73), 60),
+}
+
+
+def against_exact(searcher, state: State, seconds: float) -> tuple[float, str]:
+    """`searcher` plays the side to move against the exact player, until a strike or the cap:
+    the chance of winning it kept (a draw counts half), and how the game ended."""
+    me = state.to_move
+    while not state.is_terminal():
+        if state.to_move == me:
+            order = tuple(searcher.choose(state, Context(), Budget(seconds)).move)
+        else:
+            order = (solve(state).move,)
+        (_, _, n), (ex, ey, en) = state.groups(state.to_move)[0], state.groups(state.to_move.other)[0]
+        if len(order) != 1 or order[0][2] != n:
+            return float("nan"), f"left the duel at ply {state.ply} (split)"
+        if order[0][3:] == (ex, ey):
+            value = strike(n, en)
+            who = "ours" if state.to_move == me else "theirs"
+            return (value if state.to_move == me else 1 - value), f"{who}: {n} on {en} at ply {state.ply}"
+        state = state.play(order)
+    return state.result(me), "cap"
+
+
+def generated_duels(count: int, seed: int = 1) -> list[State]:
+    rng = random.Random(seed)
+    out = []
+    for _ in range(count):
+        rows, cols = rng.randint(4, 10), rng.randint(4, 12)
+        a = rng.randint(6, 80)
+        b = max(2, round(a * rng.uniform(0.6, 1.7)))
+        (x1, y1), (x2, y2) = rng.sample([(x, y) for y in range(rows) for x in range(cols)], 2)
+        out.append(duel(rows, cols, (x1, y1, a), (x2, y2, b), rng.randint(6, 40)))
+    return out
+
+
+def endgames(players: list[str], seconds: float, count: int) -> str:
+    searchers = {spec: player(spec) for spec in players}
+    lines = []
+    for name, state in DUELS.items():
+        (_, _, a), (_, _, b) = state.groups(state.to_move)[0], state.groups(state.to_move.other)[0]
+        played = [against_exact(searcher, state, seconds) for searcher in searchers.values()]
+        lines.append([name, f"{state.rows}x{state.cols}", f"{a} v {b}", str(state.max_plies - state.ply),
+                      f"{solve(state).value:.3f}", *(f"{v:.3f} ({how})" for v, how in played)])
+    header = ["position", "board", "armies", "plies", "exact", *players]
+    widths = [max(len(line[i]) for line in [header, *lines]) for i in range(len(header))]
+    rows = ["  ".join(cell.ljust(w) for cell, w in zip(line, widths, strict=True)).rstrip()
+            for line in [header, *lines]]
+    width = max(len(s) for s in players)
+    if count:
+        losses: dict[str, list[float]] = {spec: [] for spec in players}
+        for state in generated_duels(count):
+            exact = solve(state).value
+            for spec, searcher in searchers.items():
+                losses[spec].append(exact - against_exact(searcher, state, seconds)[0])
+        rows.append("")
+        rows.append(f"{count} generated duels (seed 1): the value lost against the exact player")
+        for spec, lost in losses.items():
+            kept = [x for x in lost if x == x]  # nan: the player split and left the duel
+            worse = sum(1 for x in kept if x > 1e-9)
+            rows.append(f"  {spec:<{width}} mean {sum(kept) / max(1, len(kept)):.4f}, max {max(kept, default=0):.3f}, "
+                        f"worse than exact in {worse} of {len(kept)}"
+                        + (f" ({len(lost) - len(kept)} left the duel)" if len(kept) < len(lost) else ""))
+    return "\n".join(rows)

@@ -16,6 +16,8 @@ Evaluation, from the root player's side.  D estimates the final population diffe
   group 1.5x its size that catches it in m moves (the exact moves of the pursuit, both sides
   playing it best), if m is within the moves left; the same for theirs against ours.  A hunter
   then closes in by the shortest pursuit, and a smaller group runs where it is caught last.
+With `duel` (not yet the default, for the same reason), a position with one group a side and no
+camp left is not searched: bots.twilight.showdown knows its exact best move.
 The value is tanh(D / S) plus a small linear tie-break.  S is what is at stake (a quarter
 of every unit and human at the root of the search, so that a battle lost in the search costs
 what it destroys) and shrinks over the last 60 plies, so a safe lead saturates
@@ -43,6 +45,7 @@ deepening to the deadline, keeping the part of an unfinished iteration that is d
 from __future__ import annotations
 
 import math
+import time
 from dataclasses import dataclass
 from itertools import combinations
 
@@ -51,7 +54,7 @@ from search.budget import Budget, SearchResult
 from search.contracts import Context
 from search.minimax import search
 
-from . import pursuit
+from . import pursuit, showdown
 from .rules import HUMAN_RATIO, MONSTER_RATIO, State, Species, battle_outcomes, distance as _d, win_probability
 from .tactics import Order, combine, fits
 
@@ -472,6 +475,7 @@ class Planner:
     claim: float = 0.75  # a human claimed (reached first) counts this much of a converted one
     odds: float = 0.0  # the lowest chance of winning of a random battle either side is seen to start
     hunt: bool = False  # the endgame's pursuit (issue 30; off until a sequential test accepts it)
+    duel: bool = False  # one group a side in the endgame: the exact move (bots.twilight.showdown)
 
     def __post_init__(self) -> None:
         if not 0 < self.gamma <= 1:
@@ -485,4 +489,10 @@ class Planner:
             raise ValueError("odds must be in [0, 1]")
 
     def choose(self, state: State, context: Context | None, budget: Budget) -> SearchResult:
+        if self.duel and showdown.duel(state):
+            started = time.monotonic()
+            choice = showdown.solve(state, budget.start + budget.seconds / 2)
+            if choice is not None:
+                return SearchResult((choice.move,), 2 * choice.value - 1, state.max_plies - state.ply, 0,
+                                    time.monotonic() - started)
         return search(state, PlannerModel(state.to_move, state, self), budget, self.max_depth, partial=True)
