@@ -28,8 +28,8 @@ number of plies that grows with the board, and then later plies reuse the last o
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 import time
+from dataclasses import dataclass, field
 from functools import lru_cache
 
 import numpy as np

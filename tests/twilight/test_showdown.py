@@ -10,11 +10,10 @@ from functools import lru_cache
 
 import pytest
 
-from bots.twilight.bench import DUELS, against_exact, duel
+from bots.twilight.bench import DUELS, against_exact, duel_position
 from bots.twilight.planner import Planner
 from bots.twilight.rules import Cell, Species, State, resolve, state_from_cells
-from bots.twilight.showdown import duel as is_duel
-from bots.twilight.showdown import solve, strike, tables
+from bots.twilight.showdown import duel, solve, strike, tables
 from search.budget import Budget
 
 V, W = Species.VAMPIRES, Species.WEREWOLVES
@@ -73,13 +72,13 @@ def test_the_tables_settle_and_later_plies_reuse_them():
 
 
 def test_only_duels_are_solved():
-    assert is_duel(duel(6, 6, (0, 0, 10), (5, 5, 12), 20))
+    assert duel(duel_position(6, 6, (0, 0, 10), (5, 5, 12), 20))
     two = state_from_cells(6, 6, [Cell(0, 0, 0, 10, 0), Cell(1, 3, 0, 3, 0), Cell(5, 5, 0, 0, 12)], V, 180, 200)
-    assert not is_duel(two)
+    assert not duel(two)
     camp = state_from_cells(6, 6, [Cell(0, 0, 0, 10, 0), Cell(3, 3, 9, 0, 0), Cell(5, 5, 0, 0, 12)], V, 180, 200)
-    assert not is_duel(camp)  # the 10 could convert the 9
+    assert not duel(camp)  # the 10 could convert the 9
     wall = state_from_cells(6, 6, [Cell(0, 0, 0, 10, 0), Cell(3, 3, 20, 0, 0), Cell(5, 5, 0, 0, 12)], V, 180, 200)
-    assert is_duel(wall)
+    assert duel(wall)
     assert all(move[3:] != (3, 3) for move, _ in solve(wall).options)  # a camp nobody takes is a wall
 
 
@@ -94,14 +93,15 @@ def test_the_named_endgames_are_played_at_their_exact_value(name):
 
 def test_the_exact_player_holds_a_lead_the_search_lets_go():
     """The case that made the duel worth solving: 53 against 51 with 15 plies left on 8x9.
-    Kept away, the 53 wins at the cap; the search at 0.1 s a move lets the 51 strike."""
+    Kept away, the 53 wins at the cap (the search at 0.2 s a move let the 51 strike at 48%:
+    docs/benchmarks/twilight.md)."""
     state = DUELS["leader runs to the cap"]
     assert solve(state).value == 1.0
     assert against_exact(Planner(duel=True), state, 0.1) == (1.0, "cap")
 
 
 def test_the_planner_searches_when_the_tables_would_be_late():
-    state = duel(15, 29, (3, 2, 88), (20, 9, 73), 120)
+    state = duel_position(15, 29, (3, 2, 88), (20, 9, 73), 120)
     tables.cache_clear()
     started = time.monotonic()
     result = Planner(duel=True).choose(state, None, Budget(0.05))
