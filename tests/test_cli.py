@@ -561,17 +561,17 @@ def test_bench_scaling_prints_depth_and_latency_per_board_size():
 
 @pytest.mark.e2e
 def test_bench_endgames_plays_duels_against_the_exact_player():
-    result = bots("bench", "twilight", "--endgames", "2", "--players", "planner:duel=1", "--time", "0.05",
+    result = bots("bench", "twilight", "--endgames", "2", "--players", "planner", "--time", "0.05",
                   timeout=120)
     assert result.returncode == 0, result.stderr
     lines = result.stdout.splitlines()
-    assert lines[0].split()[:5] == ["position", "board", "armies", "plies", "exact"]
+    assert lines[0].split() == ["position", "board", "armies", "plies", "exact", "planner"]
     named = lines[1:9]
     assert [line.split("  ")[0] for line in named][:2] == ["hunter waits", "leader runs to the cap"]
     for line in named:  # the exact player's own value, kept to the end
         exact, played = re.search(r"(\d\.\d{3})\s+(\d\.\d{3}) \(", line).groups()
         assert exact == played, line
-    assert "planner:duel=1 mean 0.0000, max 0.000, worse than exact in 0 of 2" in result.stdout
+    assert "planner mean 0.0000, max 0.000, worse than exact in 0 of 2" in result.stdout
     bad = bots("bench", "twilight", "--endgames", "--players", "planner:duel=maybe", timeout=60)
     assert bad.returncode == 2 and "duel" in bad.stderr
 

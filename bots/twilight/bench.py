@@ -32,7 +32,7 @@ def add_arguments(p: argparse.ArgumentParser, game: str) -> None:
     p.add_argument("--maps", nargs="+", default=None, help="maps (default: the shipped maps)")
     p.add_argument("--players", nargs="+", default=None,
                    help=f"players to measure ({players_text(game, persons=False)}, NAME:key=value,... for "
-                        "options; default alphabeta expecti planner, with --endgames planner planner:duel=1)")
+                        "options; default alphabeta expecti planner, with --endgames planner planner:duel=0)")
     p.add_argument("--time", type=positive, default=2.0, help="seconds per position, with --endgames per move (2)")
     mode = p.add_mutually_exclusive_group()
     mode.add_argument("--scaling", action="store_true",
@@ -44,7 +44,7 @@ def add_arguments(p: argparse.ArgumentParser, game: str) -> None:
 def run(args: argparse.Namespace) -> str:
     try:
         if args.endgames is not None:
-            return endgames(args.players or ["planner", "planner:duel=1"], args.time, args.endgames)
+            return endgames(args.players or ["planner", "planner:duel=0"], args.time, args.endgames)
         players = args.players or ["alphabeta", "expecti", "planner"]
         return scaling(players, args.time) if args.scaling else bench(args.maps, players, args.time)
     except (MapError, PlayerError) as exc:

@@ -16,8 +16,9 @@ Evaluation, from the root player's side.  D estimates the final population diffe
   group 1.5x its size that catches it in m moves (the exact moves of the pursuit, both sides
   playing it best), if m is within the moves left; the same for theirs against ours.  A hunter
   then closes in by the shortest pursuit, and a smaller group runs where it is caught last.
-With `duel` (not yet the default, for the same reason), a position with one group a side and no
-camp left is not searched: bots.twilight.showdown knows its exact best move.
+A position with one group a side and no camp left (a duel) is not searched:
+bots.twilight.showdown knows its exact best move (`duel`, on by default since its sequential
+test accepted it: docs/benchmarks/twilight.md).
 The value is tanh(D / S) plus a small linear tie-break.  S is what is at stake (a quarter
 of every unit and human at the root of the search, so that a battle lost in the search costs
 what it destroys) and shrinks over the last 60 plies, so a safe lead saturates
@@ -475,7 +476,7 @@ class Planner:
     claim: float = 0.75  # a human claimed (reached first) counts this much of a converted one
     odds: float = 0.0  # the lowest chance of winning of a random battle either side is seen to start
     hunt: bool = False  # the endgame's pursuit (issue 30; off until a sequential test accepts it)
-    duel: bool = False  # one group a side in the endgame: the exact move (bots.twilight.showdown)
+    duel: bool = True  # one group a side in the endgame: the exact move (bots.twilight.showdown)
 
     def __post_init__(self) -> None:
         if not 0 < self.gamma <= 1:

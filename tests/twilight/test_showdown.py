@@ -84,10 +84,10 @@ def test_only_duels_are_solved():
 
 @pytest.mark.parametrize("name", sorted(DUELS))
 def test_the_named_endgames_are_played_at_their_exact_value(name):
-    """`planner:duel=1` keeps each position's exact value against the exact player, through
-    the planner's own choose()."""
+    """The planner (`duel` on by default) keeps each position's exact value against the exact
+    player, through its own choose()."""
     state = DUELS[name]
-    played, how = against_exact(Planner(duel=True), state, 1.0)
+    played, how = against_exact(Planner(), state, 1.0)
     assert played == pytest.approx(solve(state).value, abs=1e-6), how
 
 
@@ -97,14 +97,17 @@ def test_the_exact_player_holds_a_lead_the_search_lets_go():
     docs/benchmarks/twilight.md)."""
     state = DUELS["leader runs to the cap"]
     assert solve(state).value == 1.0
-    assert against_exact(Planner(duel=True), state, 0.1) == (1.0, "cap")
+    assert against_exact(Planner(), state, 0.1) == (1.0, "cap")
 
 
 def test_the_planner_searches_when_the_tables_would_be_late():
     state = duel_position(15, 29, (3, 2, 88), (20, 9, 73), 120)
     tables.cache_clear()
     started = time.monotonic()
-    result = Planner(duel=True).choose(state, None, Budget(0.05))
+    result = Planner().choose(state, None, Budget(0.05))
     assert time.monotonic() - started < 0.5
     assert result.nodes > 0  # it searched: the tables were not ready in half the budget
     assert solve(state, deadline=time.monotonic() - 1) is None
+    small = DUELS["leader runs to the cap"]
+    assert Planner().choose(small, None, Budget(0.05)).nodes == 0  # the tables answered
+    assert Planner(duel=False).choose(small, None, Budget(0.05)).nodes > 0  # planner:duel=0 searches
