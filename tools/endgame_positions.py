@@ -3,11 +3,14 @@ each side in one to three groups, the armies within 25% of each other, and at le
 that an enemy group 1.5x its size can hunt down, so that finishing (or escaping) decides the game.
 
     python tools/endgame_positions.py OUT_DIR [--count 24] [--seed 1] [--duels]
-    bots arena twilight --a planner --b planner:hunt=0 --maps OUT_DIR/*.xml --max-plies 80 \\
-        --move-time 0.3 --sprt "elo0=0 elo1=50"
+    bots arena twilight --a planner:hunt=1 --b planner --maps OUT_DIR/*.xml --max-plies 40 \\
+        --move-time 0.5 --sprt "elo0=0 elo1=40"
 
-With --duels, one group a side instead, neither 1.5x the other (bots.twilight.showdown solves
-these exactly: who steps next to the enemy hands it the first strike).
+With --duels, one group a side instead, within 1.25x of each other (bots.twilight.showdown
+solves these exactly: who steps next to the enemy hands it the first strike); the test that
+made the exact duels the default was
+    bots arena twilight --a planner --b planner:duel=0 --maps OUT_DIR/*.xml --max-plies 40 \\
+        --move-time 0.5 --workers 1 --sprt "elo0=0 elo1=20"
 
 Each position is a map of ours (`Groups="several"`, bots.twilight.maps), vampires to move; the
 arena's pairs play it from both seats.
