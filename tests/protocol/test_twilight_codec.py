@@ -193,7 +193,9 @@ def drain_or_protocol_error(accept: frozenset[bytes], chunks: list[bytes]) -> No
     consumed = fed[: len(fed) - dec.buffered]
     if not any(isinstance(e, Nme) for e in events):
         assert b"".join(encode(e) for e in events) == consumed
-    assert all(encode(e)[:3] in accept for e in events)
+    # a name's replacement characters may take more than the 255 bytes its frame held, so an NME
+    # is not re-encoded here (hypothesis found a 178-byte name that re-encodes to 256)
+    assert all((b"NME" if isinstance(e, Nme) else encode(e)[:3]) in accept for e in events)
 
 
 def noise(accept: frozenset[bytes], valid: st.SearchStrategy) -> st.SearchStrategy[bytes]:
