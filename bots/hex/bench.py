@@ -4,7 +4,8 @@ Rows: fill-the-board playouts from the empty 11x11 and 13x13 boards, first by pl
 (shuffle the empty cells, colour them alternately, one search for the winner: the baseline
 of docs/protocols/hex.md section 6.2), then by the numba kernel without and with bridge-save
 replies; then the mcts player's iterations (one worker, no early stop) from the empty 11x11
-board and from a middle-game position, and the resistance player's nodes.  Ratios are
+board and from a middle-game position, plain and leaving the inferior cells out (the price of
+that knowledge), and the resistance player's nodes.  Ratios are
 against plain Python on the same board.
 """
 
@@ -70,8 +71,10 @@ def bench(seconds: float = 2.0) -> str:
         row("fill playouts, kernel + bridge saves", where, K.playout_rate(size, seconds, bridges=True), PLAYOUTS,
             base)
     for label, state in (("empty 11x11", empty(11)), ("middle 11x11", from_moves(11, MIDDLE))):
-        r = MCTS(early_stop=False, seed=1).choose(state, None, Budget(seconds))
-        row("mcts iterations (1 worker)", label, r.nodes / max(r.elapsed, 1e-9), "iterations/s")
+        for what, player in (("mcts iterations (1 worker)", MCTS(early_stop=False, seed=1)),
+                             ("  without inferior cells", MCTS(early_stop=False, seed=1, inferior=True))):
+            r = player.choose(state, None, Budget(seconds))
+            row(what, label, r.nodes / max(r.elapsed, 1e-9), "iterations/s")
         r = Resistance(seed=1).choose(state, None, Budget(seconds))
         row(f"resistance nodes (depth {r.depth} done)", label, r.nodes / max(r.elapsed, 1e-9), "nodes/s")
     return "\n".join(lines)

@@ -27,7 +27,9 @@ just taken) answers in the other cell of the bridge.
 `children` lists every empty cell (and SWAP_MOVE when the swap is allowed) with priors (an
 even prior, plus prior wins for a cell that makes a bridge with an own stone or edge, for a
 cell next to the last move, and for the swap of a first stone off Black's edge rows; see
-PRIOR_* for what the arena said about these and others), and
+PRIOR_* for what the arena said about these and others), leaving out the inferior cells with
+F_INFERIOR (dead cells, edge-bridge carriers and cells dominated by a killer, see the
+inferior cells section), and
 nothing for a finished position (which is then a leaf: its playout returns the winner, since
 filling a decided board cannot change who joined the edges).  `is_over` is always False: the
 contract allows it, `children` never expands a finished position, and a flood fill from the
@@ -86,6 +88,7 @@ PRIOR_BRIDGE = 6.0  # makes a bridge with an own stone (or its own edge), both c
 PRIOR_NEAR = 6.0  # next to the last move
 PRIOR_SWAP = 20.0  # the swap of a first stone off Black's own edge rows (AMAF never helps it)
 F_BRIDGE, F_NEAR, F_SWAP = 2, 4, 8  # the priors' features (params[0]: the bits in use)
+F_INFERIOR = 16  # not a prior: inferior cells (see `inferior`) are left out of the children
 PRIORS = F_BRIDGE | F_NEAR | F_SWAP  # the features the player uses
 
 
@@ -405,6 +408,139 @@ def save_reply(board, pw, x, c):
     return x + pw
 
 
+# -- inferior cells -------------------------------------------------------------------------------
+#
+# Cells that are never better than another move (docs/protocols/hex.md section 6.3), left out of
+# the tree's moves with F_INFERIOR:
+#
+# * Dead: the cell's colour cannot change who wins.  Three local patterns prove it, each in its
+#   six turns, the padding counting as stones of its edge's colour (a neutral corner as
+#   neither): four neighbours in a row of one colour; three in a row of one colour and, facing
+#   the middle one, a stone of the other; two in a row of one colour facing two of the other.
+# * Captured at an edge: the two empty cells between a stone on its side's second row and its
+#   edge (the edge bridge).  An intrusion into one is answered in the other, and the intruder
+#   is then dead; a move there by the owner gains what it already has.
+# * Dominated (for the side to move, see `left_out`): a vulnerable cell, one that an
+#   opponent's stone on a neighbour y would kill, is no better than y itself; it is left out
+#   while y stays among the moves.
+
+@njit(cache=CACHE, inline="always")
+def _turned(m, k):
+    """The 6-bit neighbour mask m turned by k places (bit k becomes bit 0)."""
+    return ((m >> k) | (m << (6 - k))) & 63
+
+
+@njit(cache=CACHE)
+def _around(board, pw, x):
+    """Bit masks of x's six neighbours (save_reply's cyclic order): (Black's, White's, empty,
+    edge padding)."""
+    black = np.int64(0)
+    white = np.int64(0)
+    empty = np.int64(0)
+    edge = np.int64(0)
+    k = 0
+    for d in (1, -pw + 1, -pw, -1, pw - 1, pw):
+        v = board[x + d]
+        bit = np.int64(1) << k
+        if v & 3 == BLACK:
+            black |= bit
+        elif v & 3 == WHITE:
+            white |= bit
+        elif v == EMPTY:
+            empty |= bit
+        if v & (FIRST_SIDE | SECOND_SIDE):
+            edge |= bit
+        k += 1
+    return black, white, empty, edge
+
+
+@njit(cache=CACHE, inline="always")
+def _dead_by(black, white):
+    """Whether neighbour masks like these prove a cell dead (the three patterns)."""
+    for k in range(6):
+        for a, b in ((_turned(black, k), _turned(white, k)), (_turned(white, k), _turned(black, k))):
+            if a & 15 == 15 or (a & 7 == 7 and b & 16) or (a & 3 == 3 and b & 24 == 24):
+                return True
+    return False
+
+
+@njit(cache=CACHE)
+def dead(board, pw, x):
+    """Whether the empty padded cell x is dead by the three patterns (`board` the padded
+    board, pos[OFF:], of padded width `pw`)."""
+    black, white, _, _ = _around(board, pw, x)
+    return _dead_by(black, white)
+
+
+@njit(cache=CACHE, inline="always")
+def _killers_by(black, white, empty, c):
+    """The empty neighbours (a mask) where a stone of c's would make these masks dead."""
+    found = np.int64(0)
+    for k in range(6):
+        bit = np.int64(1) << k
+        if empty & bit and (_dead_by(black | bit, white) if c == BLACK else _dead_by(black, white | bit)):
+            found |= bit
+    return found
+
+
+@njit(cache=CACHE)
+def killers(board, pw, x, c):
+    """The neighbours of the empty padded cell x (a mask, save_reply's order) where a stone
+    of c's would kill x: x is then vulnerable for the other side."""
+    black, white, empty, _ = _around(board, pw, x)
+    return _killers_by(black, white, empty, c)
+
+
+@njit(cache=CACHE, inline="always")
+def _inferior_by(black, white, empty, edge):
+    for own in (black, white):
+        stone = own & ~edge
+        wall = own & edge
+        before_stone = (stone << 1) | (stone >> 5)  # bit k: neighbour k - 1 is a stone
+        after_stone = (stone >> 1) | (stone << 5)
+        before_wall = (wall << 1) | (wall >> 5)
+        after_wall = (wall >> 1) | (wall << 5)
+        if empty & ((before_stone & after_wall) | (before_wall & after_stone)) & 63:
+            return True
+    return _dead_by(black, white)
+
+
+@njit(cache=CACHE)
+def inferior(board, pw, x):
+    """Whether the empty padded cell x is dead or a carrier of an edge bridge of either side:
+    three neighbours of x in a row are a stone, an empty cell and that stone's own edge."""
+    black, white, empty, edge = _around(board, pw, x)
+    return _inferior_by(black, white, empty, edge)
+
+
+@njit(cache=CACHE)
+def left_out(board, pw, c, mask, out):
+    """out[p] = 1 for each empty padded cell p that c need not play (`mask`, if not empty,
+    limits the moves): inferior, or vulnerable with a killer y that stays among the moves
+    (y allowed, not inferior, not vulnerable itself), since c playing y is then at least as
+    good (docs/protocols/hex.md section 6.3).  Two passes, each cell's neighbours read once."""
+    size = board.shape[0]
+    kill = np.zeros(size, np.int8)  # bit 6: inferior; bits 0-5: the killers
+    for p in range(size):
+        if board[p] == EMPTY:
+            black, white, empty, edge = _around(board, pw, p)
+            kill[p] = _killers_by(black, white, empty, 3 - c) | (64 if _inferior_by(black, white, empty, edge) else 0)
+    for p in range(size):
+        out[p] = 0
+        if board[p] != EMPTY:
+            continue
+        if kill[p] & 64:
+            out[p] = 1
+            continue
+        k = 0
+        for d in (1, -pw + 1, -pw, -1, pw - 1, pw):
+            y = p + d
+            if kill[p] >> k & 1 and kill[y] == 0 and not (mask.shape[0] and not mask[y]):
+                out[p] = 1
+                break
+            k += 1
+
+
 # -- playouts ------------------------------------------------------------------------------------
 
 # numba's generator is one per process: search.uct's seed/seeded serve every game
@@ -524,10 +660,17 @@ def children(pos, params, mask, moves, prior):
     ph = np.int64(pos[PH])
     last = np.int64(pos[LAST])
     k = 0
+    spare = -1  # a cell left out, kept in case all are (the game is decided: any move)
+    out = np.zeros(size if features & F_INFERIOR else 0, np.int8)
+    if features & F_INFERIOR:
+        left_out(board, pw, c, mask, out)
     for p in range(size):
         if board[p] != EMPTY:
             continue
         if mask.shape[0] and not mask[p]:
+            continue
+        if out.shape[0] and out[p]:
+            spare = p
             continue
         moves[k] = p
         if features:
@@ -537,6 +680,11 @@ def children(pos, params, mask, moves, prior):
         prior[0, k] = pn
         prior[1, k] = pwin
         k += 1
+    if k == 0 and spare >= 0:
+        moves[0] = spare
+        prior[0, 0] = PRIOR_EVEN
+        prior[1, 0] = PRIOR_EVEN / 2
+        k = 1
     if swap_allowed(pos):
         moves[k] = SWAP_MOVE
         prior[0, k] = PRIOR_EVEN

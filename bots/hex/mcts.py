@@ -97,6 +97,7 @@ class MCTS:
     priors: bool = True  # the children's priors (else an even prior for every move)
     bridges: bool = True  # playouts answer intrusions into bridges
     tactics: bool = True  # win at once, block a win in one
+    inferior: bool = False  # leave dead and captured cells out of the tree's moves (bots.hex.kernel.inferior)
     solve_empties: int = SOLVE_EMPTIES
     parallel = True  # workers may search the same State; their votes are added up
 
@@ -195,8 +196,9 @@ class MCTS:
         return SearchResult(move, value, 0, done, time.monotonic() - start, tuple(votes))
 
     def _params(self) -> tuple[int, bool]:
-        """The search's params (bots.hex.kernel: the priors' features, bridge replies)."""
-        return (K.PRIORS if self.priors else 0), bool(self.bridges)
+        """The search's params (bots.hex.kernel: the priors' features and F_INFERIOR, bridge replies)."""
+        features = (K.PRIORS if self.priors else 0) | (K.F_INFERIOR if self.inferior else 0)
+        return features, bool(self.bridges)
 
     def _root_for(self, state: State) -> uct.Tree:
         """The tree for `state`: the old one re-rooted if it leads here, else a new one."""

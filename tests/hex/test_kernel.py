@@ -283,6 +283,152 @@ def test_save_reply_against_the_oracle():
     assert saves > 300
 
 
+def dead_cells(state: State) -> list[int]:
+    pos = K.to_kernel(state)
+    w = state.width
+    return [c for c in range(state.cells) if not state.board[c] and K.dead(pos[K.OFF:], w + 2, K.padded(c, w))]
+
+
+def truly_dead(w: int, h: int, board: bytes, x: int) -> bool:
+    """The definition: for every filling of the other empty cells, x's colour never changes
+    the winner."""
+    others = [c for c in range(w * h) if not board[c] and c != x]
+    for bits in range(1 << len(others)):
+        filled = bytearray(board)
+        for i, c in enumerate(others):
+            filled[c] = BLACK if bits >> i & 1 else WHITE
+        filled[x] = BLACK
+        as_black = connected(w, h, bytes(filled), BLACK)
+        filled[x] = WHITE
+        if connected(w, h, bytes(filled), BLACK) != as_black:
+            return False
+    return True
+
+
+def test_dead_cells_are_dead_by_the_definition():
+    """Every cell the patterns call dead is dead by exhaustive filling (boards up to 5x5 with
+    at most 9 empty cells), edges and corners included; and many are found."""
+    rng = random.Random(13)
+    found = edge = 0
+    for _ in range(1500):
+        w, h = rng.randint(2, 5), rng.randint(2, 5)
+        empties = rng.randint(1, min(9, w * h))
+        cells = rng.sample(range(w * h), empties)
+        board = bytes(EMPTY if c in cells else rng.choice((BLACK, WHITE)) for c in range(w * h))
+        for x in dead_cells(state_of(w, h, board)):
+            assert truly_dead(w, h, board, x), (w, h, board, x)
+            found += 1
+            r, c = divmod(x, w)
+            edge += r in (0, h - 1) or c in (0, w - 1)
+    assert found > 500 and edge > 200
+
+
+@pytest.mark.parametrize("rows, cell", [
+    (["-----", "--BB-", "-B-B-", "-----", "-----"], "c3"),  # four in a row: b3 c2 d2 d3
+    (["-----", "--BB-", "---B-", "-W---", "-----"], "c3"),  # three in a row, a White facing c2
+    (["-----", "--BB-", "-----", "-WW--", "-----"], "c3"),  # two facing two: c2 d2 against b4 c4
+    (["-----", "-----", "-----", "-----", "-B-B-"], "c5"),  # on Black's bottom edge: b5 d5 and the edge
+])
+def test_dead_patterns(rows, cell):
+    s = from_rows(rows)
+    assert parse_cell(cell, 5, 5) in dead_cells(s)
+
+
+def test_live_cells_are_not_dead():
+    assert dead_cells(empty(5)) == []
+    s = from_rows(["-----", "--B--", "-----", "--W--", "-----"])
+    assert dead_cells(s) == []
+
+
+def inferior_cells(state: State) -> list[int]:
+    pos = K.to_kernel(state)
+    w = state.width
+    return [c for c in range(state.cells)
+            if not state.board[c] and K.inferior(pos[K.OFF:], w + 2, K.padded(c, w))]
+
+
+@pytest.mark.parametrize("rows, cells", [
+    (["-----", "--B--", "-----", "-----", "-----"], ["c1", "d1"]),  # Black's bridge to the top
+    (["-----", "-----", "-----", "-B---", "-----"], ["a5", "b5"]),  # ... and to the bottom
+    (["-----", "-----", "---W-", "-----", "-----"], ["e2", "e3"]),  # White's to the right
+    (["-----", "-----", "-----", "-----", "--W--"], []),  # White on Black's edge row: no bridge
+    (["-----", "-----", "--B--", "-----", "-----"], []),  # the middle: nothing
+])
+def test_edge_bridge_carriers_are_inferior(rows, cells):
+    s = from_rows(rows)
+    assert inferior_cells(s) == sorted(parse_cell(c, 5, 5) for c in cells)
+
+
+def value(w: int, h: int, board: bytes, to_move: int, moves, memo: dict) -> bool:
+    """Whether the side to move wins, by brute force, each side playing only `moves(board, c)`."""
+    key = (board, to_move)
+    if key not in memo:
+        if connected(w, h, board, 3 - to_move):
+            memo[key] = False
+        else:
+            memo[key] = any(not value(w, h, board[:c] + bytes([to_move]) + board[c + 1:], 3 - to_move, moves, memo)
+                            for c in moves(board, to_move))
+    return memo[key]
+
+
+def kernel_moves(w: int, h: int, features: int):
+    """The cells `children` lists for a board and a side to move, with these features."""
+    def moves(board: bytes, to_move: int) -> list[int]:
+        pos = K.to_kernel(state_of(w, h, board, to_move))
+        out = np.empty(K.space(pos) + 1, np.int32)
+        prior = np.zeros((2, K.space(pos) + 1), np.float32)
+        n = K.children(pos, (features, False), np.zeros(0, np.uint8), out, prior)
+        return [K.unpadded(int(p), w) for p in out[:n]]
+    return moves
+
+
+def test_leaving_inferior_cells_out_keeps_every_position_s_value():
+    """The value of a position with both sides playing only the children F_INFERIOR leaves
+    (no dead, captured or dominated cell) is its true value: random boards up to 5x5 with at
+    most 7 empty cells, either side to move."""
+    rng = random.Random(17)
+    pruned = 0
+    for _ in range(150):
+        w, h = rng.randint(2, 5), rng.randint(2, 5)
+        cells = rng.sample(range(w * h), rng.randint(1, min(7, w * h)))
+        board = bytes(EMPTY if c in cells else rng.choice((BLACK, WHITE)) for c in range(w * h))
+        if connected(w, h, board, BLACK) or connected(w, h, board, WHITE):
+            continue
+        every, kept = kernel_moves(w, h, 0), kernel_moves(w, h, K.F_INFERIOR)
+        for to_move in (BLACK, WHITE):
+            pruned += len(every(board, to_move)) - len(kept(board, to_move))
+            assert value(w, h, board, to_move, kept, {}) == value(w, h, board, to_move, every, {}), (w, h, board)
+    assert pruned > 100
+
+
+@pytest.mark.parametrize("to_move", [BLACK, WHITE])
+def test_a_vulnerable_cell_is_left_out_for_its_killer(to_move):
+    """c3 touches Black's c2 d2 d3: a White stone on b4 (facing d2) or a Black one on b3 (four
+    in a row) would kill it, so for either side c3 is no better than that killer, which stays."""
+    board = from_rows(["-----", "--BB-", "---B-", "-----", "-----"]).board
+    moves = kernel_moves(5, 5, K.F_INFERIOR)(board, to_move)
+    c3, b4, b3 = (parse_cell(c, 5, 5) for c in ("c3", "b4", "b3"))
+    assert c3 in kernel_moves(5, 5, 0)(board, to_move)
+    assert c3 not in moves and (b4 if to_move == BLACK else b3) in moves
+
+
+def test_children_leave_inferior_cells_out_only_with_the_feature():
+    s = from_rows(["-----", "--BB-", "-B-B-", "-----", "-----"])
+    c3 = parse_cell("c3", 5, 5)
+    pos = K.to_kernel(s)
+    moves = np.empty(K.space(pos) + 1, np.int32)
+    prior = np.zeros((2, K.space(pos) + 1), np.float32)
+    none = np.zeros(0, np.uint8)
+    n = K.children(pos, (K.PRIORS, True), none, moves, prior)
+    assert K.padded(c3, 5) in moves[:n]
+    m = K.children(pos, (K.PRIORS | K.F_INFERIOR, True), none, moves, prior)
+    assert set(moves[:m]) <= set(moves[:n]) - {K.padded(c, 5) for c in inferior_cells(s)}
+    assert K.padded(c3, 5) not in moves[:m] and m < n - 2  # c3 and the carriers at the top
+    only = np.zeros(K.space(pos), np.uint8)
+    only[K.padded(c3, 5)] = 1  # the only move allowed is inferior: it is still a child
+    assert K.children(pos, (K.PRIORS | K.F_INFERIOR, True), only, moves, prior) == 1 and moves[0] == K.padded(c3, 5)
+
+
 def reply_in_playouts(state: State, reply: int, bridges: bool, n: int = 200) -> int:
     """In how many of n seeded playouts from `state` the side to move took `reply`."""
     pos0 = K.to_kernel(state)
