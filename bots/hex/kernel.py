@@ -493,6 +493,7 @@ def killers(board, pw, x, c):
 
 @njit(cache=CACHE, inline="always")
 def _inferior_by(black, white, empty, edge):
+    """Whether neighbour masks like these make a cell dead or an edge-bridge carrier."""
     for own in (black, white):
         stone = own & ~edge
         wall = own & edge

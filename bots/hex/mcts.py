@@ -97,7 +97,7 @@ class MCTS:
     priors: bool = True  # the children's priors (else an even prior for every move)
     bridges: bool = True  # playouts answer intrusions into bridges
     tactics: bool = True  # win at once, block a win in one
-    inferior: bool = False  # leave dead and captured cells out of the tree's moves (bots.hex.kernel.inferior)
+    inferior: bool = False  # leave dead, edge-captured and dominated cells out of the tree (kernel.left_out)
     solve_empties: int = SOLVE_EMPTIES
     parallel = True  # workers may search the same State; their votes are added up
 
