@@ -88,7 +88,7 @@ PRIOR_BRIDGE = 6.0  # makes a bridge with an own stone (or its own edge), both c
 PRIOR_NEAR = 6.0  # next to the last move
 PRIOR_SWAP = 20.0  # the swap of a first stone off Black's own edge rows (AMAF never helps it)
 F_BRIDGE, F_NEAR, F_SWAP = 2, 4, 8  # the priors' features (params[0]: the bits in use)
-F_INFERIOR = 16  # not a prior: inferior cells (see `inferior`) are left out of the children
+F_INFERIOR = 16  # not a prior: the cells `left_out` finds are left out of the children
 PRIORS = F_BRIDGE | F_NEAR | F_SWAP  # the features the player uses
 
 
@@ -474,21 +474,14 @@ def dead(board, pw, x):
 
 @njit(cache=CACHE, inline="always")
 def _killers_by(black, white, empty, c):
-    """The empty neighbours (a mask) where a stone of c's would make these masks dead."""
+    """The empty neighbours (a mask, save_reply's order) where a stone of c's would make these
+    masks dead: the cell is then vulnerable for the other side."""
     found = np.int64(0)
     for k in range(6):
         bit = np.int64(1) << k
         if empty & bit and (_dead_by(black | bit, white) if c == BLACK else _dead_by(black, white | bit)):
             found |= bit
     return found
-
-
-@njit(cache=CACHE)
-def killers(board, pw, x, c):
-    """The neighbours of the empty padded cell x (a mask, save_reply's order) where a stone
-    of c's would kill x: x is then vulnerable for the other side."""
-    black, white, empty, _ = _around(board, pw, x)
-    return _killers_by(black, white, empty, c)
 
 
 @njit(cache=CACHE, inline="always")
