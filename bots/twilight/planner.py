@@ -33,8 +33,8 @@ standard deviations whoever starts the battle (`risk` ours, `their_risk` the opp
 enemy that could make the game a coin flip (the seeds' players take such gambles).
 
 Move generation (for both sides: no speculation that the opponent never splits): per group,
-kills, the camps it converts now, the best camps by different first steps, flights from a
-group 1.5x larger, merges, splits in two or three parts each aimed at a camp it converts,
+kills, the camps it converts now, the best camps (count * order_gamma**d) by different first
+steps, flights from a group 1.5x larger, merges, splits in two or three parts each aimed at a camp it converts,
 every safe step when few ideas are left, and staying. A step picks, among the cells that bring
 it closer, one no bigger enemy can reach, converting camps on the way. Joint actions combine the
 groups' orders, best first; random battles against a neighbour at any odds (a side that is losing
@@ -387,7 +387,7 @@ class PlannerModel:
         p = self.p
         may_split = len(b.ours) < p.max_groups
         groups = sorted(b.ours, key=lambda g: -g[2])
-        per_group = [group_orders(b, g, p.gamma, may_split, p.per_group) for g in groups]
+        per_group = [group_orders(b, g, p.order_gamma, may_split, p.per_group) for g in groups]
         width = p.width if state.ply == self.root_ply else max(8, p.width // 2)
         actions = combine(per_group, width)
         # battles and ganging up, whatever the product of per-group orders kept or paired: the
@@ -466,7 +466,8 @@ class Planner:
     """Plays for the win: race evaluation, risk-aware chance nodes, macro move generation."""
 
     max_depth: int = 20
-    gamma: float = 0.85  # a camp d moves away is worth gamma**d of its size
+    gamma: float = 0.85  # the evaluation: a camp d moves away is worth gamma**d of its size
+    order_gamma: float = 0.85  # move generation: each group heads first for the camps of most count * order_gamma**d
     max_groups: int = 4  # no more splits once the side has this many groups
     width: int = 40  # joint actions at the root (half that deeper)
     per_group: int = 7  # orders per group, besides staying
@@ -479,8 +480,8 @@ class Planner:
     duel: bool = True  # one group a side in the endgame: the exact move (bots.twilight.showdown)
 
     def __post_init__(self) -> None:
-        if not 0 < self.gamma <= 1:
-            raise ValueError("gamma must be in (0, 1]")
+        if not 0 < self.gamma <= 1 or not 0 < self.order_gamma <= 1:
+            raise ValueError("gamma and order_gamma must be in (0, 1]")
         for name in ("max_depth", "max_groups", "width", "per_group"):
             if getattr(self, name) < 1:
                 raise ValueError(f"{name} must be at least 1")

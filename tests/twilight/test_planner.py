@@ -114,6 +114,17 @@ def test_prefers_a_sure_camp_to_a_two_thirds_battle():
     assert Move(1, 1, 8, 0, 0) in result.move
 
 
+def test_on_thetrap_a_flatter_race_leaves_the_near_camp_to_the_other_side():
+    # 4 vampires (to move) and 4 werewolves, both 2 moves from a camp of 4 and 5 from camps of
+    # 2, 1 and 2: who takes the near 4 ends with 8 against 9 (docs/benchmarks/twilight.md)
+    state = load_map("thetrap")
+    flat = Planner(gamma=0.98, claim=1).choose(state, Context(), Budget(60, nodes=6_000))
+    (m,) = flat.move
+    assert (m.x_to, m.y_to) == (5, 3)  # toward the far camps
+    steep = Planner().choose(state, Context(), Budget(60, nodes=6_000))
+    assert (steep.move[0].x_to, steep.move[0].y_to) == (3, 3)  # the default discount falls into it
+
+
 def test_splits_toward_several_camps():
     state = load_map("splitiskey")  # 6 vampires, three camps of 2 on their side
     b = _Board(state)
@@ -152,7 +163,8 @@ def test_searches_within_its_budget_and_deeper_than_one_ply():
 
 
 def test_options_are_checked():
-    for bad in ({"gamma": 0}, {"gamma": 1.5}, {"max_depth": 0}, {"scale": 0}, {"risk": -1}, {"odds": 1.5}):
+    for bad in ({"gamma": 0}, {"gamma": 1.5}, {"order_gamma": 0}, {"max_depth": 0}, {"scale": 0}, {"risk": -1},
+                {"odds": 1.5}):
         with pytest.raises(ValueError):
             Planner(**bad)
 
