@@ -34,8 +34,8 @@ enemy that could make the game a coin flip (the seeds' players take such gambles
 
 Move generation (for both sides: no speculation that the opponent never splits): per group,
 kills, the camps it converts now, the best camps (count * order_gamma**d) by different first
-steps, flights from a group 1.5x larger, merges, splits in two or three parts each aimed at a camp it converts,
-every safe step when few ideas are left, and staying. A step picks, among the cells that bring
+steps, flights from a group 1.5x larger, merges, splits in two or three parts each aimed at a
+camp it converts, every safe step when few ideas are left, and staying. A step picks, among the cells that bring
 it closer, one no bigger enemy can reach, converting camps on the way. Joint actions combine the
 groups' orders, best first; random battles against a neighbour at any odds (a side that is losing
 anyway gambles) and gang-ups (two groups onto, or next to, an enemy neither kills alone) are
