@@ -19,11 +19,7 @@ import sys
 from pathlib import Path
 
 from bots.twilight.maps import to_xml
-from bots.twilight.rules import Cell, State, Species, state_from_cells
-
-
-def _moves(a: tuple[int, int], b: tuple[int, int]) -> int:
-    return max(abs(a[0] - b[0]), abs(a[1] - b[1]))
+from bots.twilight.rules import Cell, State, Species, distance, state_from_cells
 
 
 def trap(rng: random.Random) -> State:
@@ -38,9 +34,9 @@ def trap(rng: random.Random) -> State:
         near = (rng.randint(max(0, sx - 3), sx - 1), mid)
         near_count = rng.randint(max(1, army // 2), army)
         fx = rng.randint(sx + 3, cols - 1)
-        pairs = rng.randint(0 if mid else 1, min(2, mid))
+        pairs = rng.randint(0, min(2, mid))
         axis = rng.random() < 0.5 or pairs == 0
-        offsets = rng.sample(range(1, mid + 1), pairs) if pairs else []
+        offsets = rng.sample(range(1, mid + 1), pairs)
         far = []
         for j in offsets:  # mirrored pairs, equal counts
             n = rng.randint(1, army)
@@ -48,8 +44,8 @@ def trap(rng: random.Random) -> State:
         if axis:
             far.append(((fx, mid), rng.randint(1, army)))
         total = sum(n for _, n in far)
-        near_moves = _moves(near, starts[0])
-        far_moves = min(_moves(c, starts[0]) for c, _ in far)
+        near_moves = distance(*near, *starts[0])
+        far_moves = min(distance(*c, *starts[0]) for c, _ in far)
         if total <= near_count or far_moves < near_moves + 2:
             continue  # not the shape: the far side must hold more and lie farther
         first, second = rng.sample(starts, 2)

@@ -5,12 +5,9 @@ import sys
 from pathlib import Path
 
 from bots.twilight.maps import load_map
+from bots.twilight.rules import distance
 
 ROOT = Path(__file__).resolve().parents[2]
-
-
-def moves(a, b) -> int:
-    return max(abs(a[0] - b[0]), abs(a[1] - b[1]))
 
 
 def test_trap_maps_have_the_shape_of_thetrap(tmp_path):
@@ -29,12 +26,12 @@ def test_trap_maps_have_the_shape_of_thetrap(tmp_path):
         camps = {(x, y): n for x, y, n in s.humans}
         for (x, y), n in camps.items():
             assert camps.get((x, s.rows - 1 - y)) == n and n <= vn, f  # mirrored, and each convertible
-            assert moves((x, y), (vx, vy)) == moves((x, s.rows - 1 - y), (wx, wy)), f
+            assert distance(x, y, vx, vy) == distance(x, s.rows - 1 - y, wx, wy), f
         (near, n_near), = [(c, n) for c, n in camps.items() if c[0] < vx]
         far = {c: n for c, n in camps.items() if c[0] > vx}
         assert near[1] == mid and len(far) == len(camps) - 1, f
         assert sum(far.values()) > n_near, f  # more humans on the far side ...
-        assert min(moves(c, (vx, vy)) for c in far) >= moves(near, (vx, vy)) + 2, f  # ... and farther
+        assert min(distance(*c, vx, vy) for c in far) >= distance(*near, vx, vy) + 2, f  # ... and farther
         shapes.add((s.rows, s.cols, vn))
     assert len(shapes) > 10  # not one map forty times
     again = tmp_path / "again"
