@@ -9,6 +9,7 @@ import socket
 import subprocess
 import sys
 import time
+import urllib.error
 import urllib.request
 from pathlib import Path
 
@@ -19,6 +20,7 @@ from tests.test_daemon import Daemon
 
 ROOT = Path(__file__).resolve().parents[1]
 CHROMIUM = next((shutil.which(n) for n in ("chromium", "chromium-browser", "google-chrome") if shutil.which(n)), None)
+ATTEMPTS = 3  # screenshots tried before the test fails
 VAMPIRES, WEREWOLVES = (0xD3, 0x2F, 0x2F), (0x15, 0x65, 0xC0)  # bots.twilight.record.COLOURS
 
 
@@ -33,13 +35,30 @@ def status(url: str) -> dict:
         return json.load(answer)
 
 
+def board_drawn(url: str, bot: str) -> bool:
+    try:
+        with urllib.request.urlopen(f"{url}/board/{bot}", timeout=30) as answer:
+            return answer.status == 200
+    except urllib.error.HTTPError:
+        return False
+
+
 def screenshot(url: str, path: Path, width: int, height: int) -> np.ndarray:
     from PIL import Image
 
-    subprocess.run([CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars",
-                    f"--user-data-dir={path.with_suffix('.profile')}",  # never another Chromium's profile
-                    "--virtual-time-budget=4000", f"--window-size={width},{height}", f"--screenshot={path}", url],
-                   capture_output=True, timeout=240, check=True)
+    # --virtual-time-budget lets the page run 4 s of its own time before the picture, but Chromium
+    # sometimes never ends that budget (CI once waited 240 s for a shot that takes 3): each try
+    # gets a minute, and a try that hangs is killed and made again.
+    for attempt in range(ATTEMPTS):
+        try:
+            subprocess.run([CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars",
+                            f"--user-data-dir={path.with_suffix(f'.profile{attempt}')}",  # never another's profile
+                            "--virtual-time-budget=4000", f"--window-size={width},{height}", f"--screenshot={path}",
+                            url], capture_output=True, timeout=60, check=True)
+            break
+        except subprocess.TimeoutExpired:
+            if attempt == ATTEMPTS - 1:
+                raise
     return np.asarray(Image.open(path).convert("RGB")).astype(int)
 
 
@@ -65,11 +84,11 @@ def test_a_live_game_shows_its_board_in_chromium(tmp_path):
     try:
         daemon.until("status page", 60)
         deadline = time.monotonic() + 120
-        while True:  # a game in progress with a few positions drawn
-            games = [b["playing"] for b in status(url)["bots"] if b["playing"]]
-            if games and games[0]["board_version"] >= 3:
+        while True:  # a game in progress with a few positions, and its board drawn once
+            playing = [b["name"] for b in status(url)["bots"] if b["playing"] and b["playing"]["board_version"] >= 3]
+            if playing and board_drawn(url, playing[0]):
                 break
-            assert time.monotonic() < deadline, "no game in progress within 120 s"
+            assert time.monotonic() < deadline, "no game in progress with its board drawn within 120 s"
             time.sleep(0.2)
         wide = screenshot(url + "/", tmp_path / "wide.png", 1200, 1400)
         phone = screenshot(url + "/", tmp_path / "phone.png", 390, 1600)
