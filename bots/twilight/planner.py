@@ -6,7 +6,9 @@ Evaluation, from the root player's side.  D estimates the final population diffe
   camp) arrives first (the side to move wins ties), if it arrives before the game ends; a
   group's k-th camp in distance order counts k moves later (it converts them one after
   another); a camp d moves away is worth `claim` * count * gamma**d, so converting now beats
-  being first in line (gains that come sooner are worth more); a camp no group converts
+  being first in line (gains that come sooner are worth more); a side that no camp is bigger
+  than (all its units together) has nothing to grow into, and may count its camps with
+  `grown_gamma` and `grown_claim` instead (off by default until a sequential test accepts it); a camp no group converts
   alone counts half for the side whose two biggest groups can meet on it first;
 - tactics one ply deep: free kills (>= 1.5x, adjacent) the side to move takes now, and
   groups left within reach of an enemy 1.5x their size;
@@ -67,8 +69,12 @@ PURSUIT_CELLS = 450  # larger boards (up to 30x30) play the endgame with the one
 # -- evaluation -------------------------------------------------------------------------------
 
 
-def race(humans, mine, theirs, mine_first: bool, gamma: float, left_mine: int, left_theirs: int) -> tuple[float, float]:
-    """Discounted humans each side converts before the other (see the module docstring)."""
+def race(humans, mine, theirs, mine_first: bool, gamma: float, left_mine: int, left_theirs: int,
+         grown: tuple[float, float] | None = None) -> tuple[float, float]:
+    """Discounted humans each side converts before the other (see the module docstring).
+    `grown` = (discount, weight): the camps of a side that no camp is bigger than (its units
+    together) count c * weight * discount**(d + k) instead: it has nothing to grow into, so
+    sooner is not bigger.  (Judged per side, not per group: a split must not change the price.)"""
     got_m: dict[int, list] = {}
     got_t: dict[int, list] = {}
     pair_m, pair_t = _biggest_two(mine), _biggest_two(theirs)
@@ -97,7 +103,12 @@ def race(humans, mine, theirs, mine_first: bool, gamma: float, left_mine: int, l
                 got_m.setdefault(gm, []).append((dm, c))
         elif dt < FAR and dt <= left_theirs:
             got_t.setdefault(gt, []).append((dt, c))
-    return _tour(got_m, gamma), _tour(got_t, gamma)
+    if grown is None:
+        return _tour(got_m, gamma), _tour(got_t, gamma)
+    biggest = max((c for _, _, c in humans), default=0)
+    price_m = grown if sum(g[2] for g in mine) >= biggest else (gamma, 1.0)
+    price_t = grown if sum(g[2] for g in theirs) >= biggest else (gamma, 1.0)
+    return _tour(got_m, *price_m), _tour(got_t, *price_t)
 
 
 def _biggest_two(groups):
@@ -114,12 +125,12 @@ def _merged(pair, hx: int, hy: int, c: int) -> int:
     return max(abs(ax - hx), abs(ay - hy), abs(bx - hx), abs(by - hy)) + 1
 
 
-def _tour(claimed: dict[int, list], gamma: float) -> float:
+def _tour(claimed: dict[int, list], gamma: float, weight: float = 1.0) -> float:
     total = 0.0
     for camps in claimed.values():
         camps.sort()
         for k, (d, c) in enumerate(camps):
-            total += c * gamma ** (d + k)
+            total += c * weight * gamma ** (d + k)
     return total
 
 
@@ -381,6 +392,10 @@ class PlannerModel:
         self.root_ply = root.ply
         self.hunt = pursuit.lists(root.rows, root.cols) if params.hunt and endgame(root) and \
             root.rows * root.cols <= PURSUIT_CELLS else None
+        # race() takes the grown groups' claim relative to `claim`, which multiplies the whole race
+        grown = (params.gamma if params.grown_gamma is None else params.grown_gamma,
+                 params.claim if params.grown_claim is None else params.grown_claim)
+        self.grown = None if grown == (params.gamma, params.claim) else (grown[0], grown[1] / params.claim)
 
     def actions(self, state: State) -> list[Order]:
         b = _Board(state)
@@ -432,7 +447,7 @@ class PlannerModel:
         left = state.max_plies - state.ply
         left_mine = (left + (1 if mine_first else 0)) // 2
         left_theirs = (left + (0 if mine_first else 1)) // 2
-        gm, gt = race(state.humans, ours, theirs, mine_first, self.p.gamma, left_mine, left_theirs)
+        gm, gt = race(state.humans, ours, theirs, mine_first, self.p.gamma, left_mine, left_theirs, self.grown)
         if self.hunt is not None:
             on_move, waiting = self.hunt
             cols, gamma = state.cols, self.p.gamma
@@ -475,13 +490,18 @@ class Planner:
     risk: float = 0.3  # a random battle we start costs us this many standard deviations of its outcome
     their_risk: float = 0.25  # and one the opponent starts, this many
     claim: float = 0.75  # a human claimed (reached first) counts this much of a converted one
+    grown_gamma: float | None = None  # gamma and claim (None: the same) for a side no camp is bigger
+    grown_claim: float | None = None  # than: converting sooner does not let it convert more (thetrap)
     odds: float = 0.0  # the lowest chance of winning of a random battle either side is seen to start
     hunt: bool = False  # the endgame's pursuit (issue 30; off until a sequential test accepts it)
     duel: bool = True  # one group a side in the endgame: the exact move (bots.twilight.showdown)
 
     def __post_init__(self) -> None:
-        if not 0 < self.gamma <= 1 or not 0 < self.order_gamma <= 1:
-            raise ValueError("gamma and order_gamma must be in (0, 1]")
+        if not all(0 < g <= 1 for g in (self.gamma, self.order_gamma,
+                                      1 if self.grown_gamma is None else self.grown_gamma)):
+            raise ValueError("gamma, order_gamma and grown_gamma must be in (0, 1]")
+        if not self.claim > 0 or not (self.grown_claim is None or self.grown_claim >= 0):
+            raise ValueError("claim must be > 0 and grown_claim >= 0")
         for name in ("max_depth", "max_groups", "width", "per_group"):
             if getattr(self, name) < 1:
                 raise ValueError(f"{name} must be at least 1")

@@ -10,7 +10,7 @@ import pytest
 
 from bots.twilight.mapgen import generate
 from bots.twilight.maps import load_map, shipped_maps
-from bots.twilight.planner import Planner, PlannerModel, _Board, group_orders
+from bots.twilight.planner import Planner, PlannerModel, _Board, group_orders, race
 from bots.twilight.players import RandomPlayer, greedy_action
 from bots.twilight.rules import State, Species, battle_outcomes, binomial_halves, validate, win_probability
 from protocol.twilight import Move
@@ -117,12 +117,34 @@ def test_prefers_a_sure_camp_to_a_two_thirds_battle():
 def test_on_thetrap_a_flatter_race_leaves_the_near_camp_to_the_other_side():
     # 4 vampires (to move) and 4 werewolves, both 2 moves from a camp of 4 and 5 from camps of
     # 2, 1 and 2: who takes the near 4 ends with 8 against 9 (docs/benchmarks/twilight.md)
+    # (camps at x = 2 and x = 9, both armies at x = 4)
     state = load_map("thetrap")
     flat = Planner(gamma=0.98, claim=1).choose(state, Context(), Budget(60, nodes=6_000))
     (m,) = flat.move
     assert (m.x_to, m.y_to) == (5, 3)  # toward the far camps
+    # the same for sides no camp is bigger than (here both), the steep race for the others
+    grown = Planner(grown_gamma=0.98, grown_claim=1).choose(state, Context(), Budget(60, nodes=6_000))
+    assert grown.move[0].x_to == 5
     steep = Planner().choose(state, Context(), Budget(60, nodes=6_000))
     assert (steep.move[0].x_to, steep.move[0].y_to) == (3, 3)  # the default discount falls into it
+
+
+def test_the_race_of_a_side_no_camp_is_bigger_than_is_flatter():
+    humans = [(1, 1, 4), (5, 5, 5)]
+    steep = race(humans, [(0, 0, 8)], [(6, 6, 9)], True, 0.85, 30, 30)
+    assert steep == pytest.approx((4 * 0.85, 5 * 0.85))
+    grown = (0.98, 1 / 0.75)  # grown_gamma 0.98 and grown_claim 1, relative to claim 0.75
+    assert race(humans, [(0, 0, 8)], [(6, 6, 9)], True, 0.85, 30, 30, grown) == \
+        pytest.approx((4 * 0.98 / 0.75, 5 * 0.98 / 0.75))
+    # a side of 4 could still grow into the camp of 5: its race stays steep, the other side's not
+    assert race(humans, [(0, 0, 4)], [(6, 6, 9)], True, 0.85, 30, 30, grown) == \
+        pytest.approx((4 * 0.85, 5 * 0.98 / 0.75))
+    # judged on the side's units together: 4 + 1 could merge for the 5, so a split changes nothing
+    assert race(humans, [(0, 0, 4), (6, 0, 1)], [(6, 6, 9)], True, 0.85, 30, 30, grown) == \
+        pytest.approx((4 * 0.98 / 0.75, 5 * 0.98 / 0.75))
+    assert PlannerModel(W, load_map("thetrap"), Planner()).grown is None  # off by default
+    with pytest.raises(ValueError, match="grown_gamma"):
+        Planner(grown_gamma=0)
 
 
 def test_splits_toward_several_camps():
