@@ -6,11 +6,12 @@ Evaluation, from the root player's side.  D estimates the final population diffe
   camp) arrives first (the side to move wins ties), if it arrives before the game ends; a
   group's k-th camp in distance order counts k moves later (it converts them one after
   another); a camp d moves away is worth `claim` * count * gamma**d, so converting now beats
-  being first in line (gains that come sooner are worth more); once few humans are left, a
-  side that no camp is bigger than (all its units together) has nothing to grow into, and may
-  count its camps with `grown_gamma` and `grown_claim` instead (off by default until a
-  sequential test accepts it); a camp no group converts alone counts half for the side whose
-  two biggest groups can meet on it first;
+  being first in line (gains that come sooner are worth more); in a short race (no more
+  camps than both sides' groups can convert at once), a side that no camp is bigger than
+  (all its units together) has nothing to grow into, and may count its camps with
+  `grown_gamma` and `grown_claim` instead (off by default until a sequential test accepts
+  it); a camp no group converts alone counts half for the side whose two biggest groups can
+  meet on it first;
 - tactics one ply deep: free kills (>= 1.5x, adjacent) the side to move takes now, and
   groups left within reach of an enemy 1.5x their size;
 - with `hunt` (not yet the default: its sequential test has not accepted it), in the endgame
@@ -63,9 +64,6 @@ from .rules import HUMAN_RATIO, MONSTER_RATIO, State, Species, battle_outcomes, 
 from .tactics import Order, combine, fits
 
 FAR = 1 << 20
-SHORT_RACE = 3  # humans left at most this many times the units on the board: converting sooner no
-#                 longer compounds (a group that converts early splits and converts more, on a
-#                 board full of camps: docs/benchmarks/twilight.md, "grown")
 PURSUIT_CELLS = 450  # larger boards (up to 30x30) play the endgame with the one-ply tactics: their
 #                      pursuit tables take seconds to compute (15x29: 0.45 s, once per worker)
 
@@ -76,10 +74,10 @@ PURSUIT_CELLS = 450  # larger boards (up to 30x30) play the endgame with the one
 def race(humans, mine, theirs, mine_first: bool, gamma: float, left_mine: int, left_theirs: int,
          grown: tuple[float, float] | None = None) -> tuple[float, float]:
     """Discounted humans each side converts before the other (see the module docstring).
-    `grown` = (discount, weight): in a short race (few humans left: SHORT_RACE), the camps of a
-    side that no camp is bigger than (its units together) count c * weight * discount**(d + k)
-    instead: it has nothing to grow into, so sooner is not bigger.  (Judged per side, not per
-    group: a split must not change the price.)"""
+    `grown` = (discount, weight): the camps of a side that no camp is bigger than (its units
+    together) count c * weight * discount**(d + k) instead: it has nothing to grow into, so
+    sooner is not bigger.  (Judged per side, not per group: a split must not change the price.)
+    The caller passes it only in a short race."""
     got_m: dict[int, list] = {}
     got_t: dict[int, list] = {}
     pair_m, pair_t = _biggest_two(mine), _biggest_two(theirs)
@@ -110,12 +108,9 @@ def race(humans, mine, theirs, mine_first: bool, gamma: float, left_mine: int, l
             got_t.setdefault(gt, []).append((dt, c))
     if grown is None:
         return _tour(got_m, gamma), _tour(got_t, gamma)
-    size_m, size_t = sum(g[2] for g in mine), sum(g[2] for g in theirs)
-    if sum(c for _, _, c in humans) > SHORT_RACE * (size_m + size_t):
-        return _tour(got_m, gamma), _tour(got_t, gamma)
     biggest = max((c for _, _, c in humans), default=0)
-    price_m = grown if size_m >= biggest else (gamma, 1.0)
-    price_t = grown if size_t >= biggest else (gamma, 1.0)
+    price_m = grown if sum(g[2] for g in mine) >= biggest else (gamma, 1.0)
+    price_t = grown if sum(g[2] for g in theirs) >= biggest else (gamma, 1.0)
     return _tour(got_m, *price_m), _tour(got_t, *price_t)
 
 
@@ -455,7 +450,11 @@ class PlannerModel:
         left = state.max_plies - state.ply
         left_mine = (left + (1 if mine_first else 0)) // 2
         left_theirs = (left + (0 if mine_first else 1)) // 2
-        gm, gt = race(state.humans, ours, theirs, mine_first, self.p.gamma, left_mine, left_theirs, self.grown)
+        # A short race: no more camps than both sides' groups convert at once.  With more, a
+        # camp converted sooner compounds (a bigger army splits and converts more at once), and
+        # the steep discount is what pays for it (docs/benchmarks/twilight.md: "grown").
+        grown = self.grown if len(state.humans) <= 2 * self.p.max_groups else None
+        gm, gt = race(state.humans, ours, theirs, mine_first, self.p.gamma, left_mine, left_theirs, grown)
         if self.hunt is not None:
             on_move, waiting = self.hunt
             cols, gamma = state.cols, self.p.gamma

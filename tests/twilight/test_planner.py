@@ -142,11 +142,12 @@ def test_the_race_of_a_side_no_camp_is_bigger_than_is_flatter():
     # judged on the side's units together: 4 + 1 could merge for the 5, so a split changes nothing
     assert race(humans, [(0, 0, 4), (6, 0, 1)], [(6, 6, 9)], True, 0.85, 30, 30, grown) == \
         pytest.approx((4 * 0.98 / 0.75, 5 * 0.98 / 0.75))
-    # a long race (more humans than SHORT_RACE times the units): converting sooner compounds
-    many = humans + [(9, 9, 2)] * 40
-    assert race(many, [(0, 0, 8)], [(6, 6, 9)], True, 0.85, 30, 30, grown) == \
-        race(many, [(0, 0, 8)], [(6, 6, 9)], True, 0.85, 30, 30)
     assert PlannerModel(W, load_map("thetrap"), Planner()).grown is None  # off by default
+    # only in a short race: at most 2 * max_groups camps (here 8), else converting sooner compounds
+    flat = {"grown_gamma": 0.98, "grown_claim": 1}
+    for camps, differs in ((8, True), (9, False)):
+        state = State(12, 12, tuple((11, y, 2) for y in range(camps)), ((0, 0, 10),), ((0, 11, 10),), V)
+        assert (model(state, **flat).evaluate(state) != model(state).evaluate(state)) == differs
     with pytest.raises(ValueError, match="grown_gamma"):
         Planner(grown_gamma=0)
 
