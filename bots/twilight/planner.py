@@ -8,10 +8,9 @@ Evaluation, from the root player's side.  D estimates the final population diffe
   another); a camp d moves away is worth `claim` * count * gamma**d, so converting now beats
   being first in line (gains that come sooner are worth more); in a short race (no more
   camps than both sides' groups can convert at once), a side that no camp is bigger than
-  (all its units together) has nothing to grow into, and may count its camps with
-  `grown_gamma` and `grown_claim` instead (off by default until a sequential test accepts
-  it); a camp no group converts alone counts half for the side whose two biggest groups can
-  meet on it first;
+  (all its units together) has nothing to grow into, and counts its camps with `grown_gamma`
+  and `grown_claim` (0.98 and 1: almost flat) instead; a camp no group converts alone counts
+  half for the side whose two biggest groups can meet on it first;
 - tactics one ply deep: free kills (>= 1.5x, adjacent) the side to move takes now, and
   groups left within reach of an enemy 1.5x their size;
 - with `hunt` (not yet the default: its sequential test has not accepted it), in the endgame
@@ -497,8 +496,8 @@ class Planner:
     risk: float = 0.3  # a random battle we start costs us this many standard deviations of its outcome
     their_risk: float = 0.25  # and one the opponent starts, this many
     claim: float = 0.75  # a human claimed (reached first) counts this much of a converted one
-    grown_gamma: float | None = None  # gamma and claim (None: the same) for a side no camp is bigger
-    grown_claim: float | None = None  # than: converting sooner does not let it convert more (thetrap)
+    grown_gamma: float | None = 0.98  # gamma and claim (None: the same) in a short race, for a side no
+    grown_claim: float | None = 1.0  # camp is bigger than: converting sooner does not convert more
     odds: float = 0.0  # the lowest chance of winning of a random battle either side is seen to start
     hunt: bool = False  # the endgame's pursuit (issue 30; off until a sequential test accepts it)
     duel: bool = True  # one group a side in the endgame: the exact move (bots.twilight.showdown)

@@ -123,9 +123,9 @@ def test_on_thetrap_a_flatter_race_leaves_the_near_camp_to_the_other_side():
     (m,) = flat.move
     assert (m.x_to, m.y_to) == (5, 3)  # toward the far camps
     # the same for sides no camp is bigger than (here both), the steep race for the others
-    grown = Planner(grown_gamma=0.98, grown_claim=1).choose(state, Context(), Budget(60, nodes=6_000))
+    grown = Planner().choose(state, Context(), Budget(60, nodes=6_000))  # the default since stop 41
     assert grown.move[0].x_to == 5
-    steep = Planner().choose(state, Context(), Budget(60, nodes=6_000))
+    steep = Planner(grown_gamma=None, grown_claim=None).choose(state, Context(), Budget(60, nodes=6_000))
     assert (steep.move[0].x_to, steep.move[0].y_to) == (3, 3)  # the default discount falls into it
 
 
@@ -142,12 +142,12 @@ def test_the_race_of_a_side_no_camp_is_bigger_than_is_flatter():
     # judged on the side's units together: 4 + 1 could merge for the 5, so a split changes nothing
     assert race(humans, [(0, 0, 4), (6, 0, 1)], [(6, 6, 9)], True, 0.85, 30, 30, grown) == \
         pytest.approx((4 * 0.98 / 0.75, 5 * 0.98 / 0.75))
-    assert PlannerModel(W, load_map("thetrap"), Planner()).grown is None  # off by default
+    assert PlannerModel(W, load_map("thetrap"), Planner(grown_gamma=None, grown_claim=None)).grown is None
     # only in a short race: at most 2 * max_groups camps (here 8), else converting sooner compounds
-    flat = {"grown_gamma": 0.98, "grown_claim": 1}
+    steep = {"grown_gamma": None, "grown_claim": None}
     for camps, differs in ((8, True), (9, False)):
         state = State(12, 12, tuple((11, y, 2) for y in range(camps)), ((0, 0, 10),), ((0, 11, 10),), V)
-        assert (model(state, **flat).evaluate(state) != model(state).evaluate(state)) == differs
+        assert (model(state).evaluate(state) != model(state, **steep).evaluate(state)) == differs
     with pytest.raises(ValueError, match="grown_gamma"):
         Planner(grown_gamma=0)
 
