@@ -451,7 +451,8 @@ class PlannerModel:
         left_theirs = (left + (0 if mine_first else 1)) // 2
         # A short race: no more camps than both sides' groups convert at once.  With more, a
         # camp converted sooner compounds (a bigger army splits and converts more at once), and
-        # the steep discount is what pays for it (docs/benchmarks/twilight.md: "grown").
+        # the steep discount pays for it (docs/benchmarks/twilight.md, "A race that discounts
+        # only while growth matters").
         grown = self.grown if len(state.humans) <= 2 * self.p.max_groups else None
         gm, gt = race(state.humans, ours, theirs, mine_first, self.p.gamma, left_mine, left_theirs, grown)
         if self.hunt is not None:
