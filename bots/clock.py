@@ -33,6 +33,7 @@ from dataclasses import dataclass
 from search.budget import Budget
 
 MIN_SECONDS = 0.05
+TAIL_MOVES = 40  # on a game clock, the floor gives way once the clock could not pay it this many times
 RESERVE = 0.05  # of the clock never planned: the last moves, a move that overruns
 MAX_SHARE = 0.25  # of what is left, at most, on one move
 OVERHEAD = 0.1  # seconds per move besides thinking, until measured
@@ -195,7 +196,8 @@ def budget(*, arrived: float, moves_left: float = 1.0, per_move: float | None = 
     * neither: no deadline is known.  Think `pace` (DEFAULT_SECONDS, the GTP engines' default;
       the arena's own per-move pace) less `overhead`; no limit (None: the runner's grace).
 
-    The plan is never less than `floor` (but a cap may go below it).
+    The plan is never less than `floor`, except on a game clock too short to pay it for
+    TAIL_MOVES more moves (a long game's tail: then a TAIL_MOVES-th of the clock) and under a cap.
     """
     limit: float | None = None
     if per_move is None and time_left is not None and stones == 1:
@@ -220,6 +222,10 @@ def budget(*, arrived: float, moves_left: float = 1.0, per_move: float | None = 
 
 
 def _share(time_left: float, moves_left: float, overhead: float, floor: float) -> float:
-    """The share of a game clock of `time_left` seconds for one of about `moves_left` moves."""
+    """The share of a game clock of `time_left` seconds for one of about `moves_left` moves,
+    less `overhead`; never less than `floor` while the clock could pay it TAIL_MOVES more
+    times, and then a TAIL_MOVES-th of the clock: a fixed floor drains a clock at a fixed
+    rate in a game longer than expected, a share of what is left only shrinks it."""
     usable = max(0.0, time_left) * (1.0 - RESERVE)
-    return max(floor, min(usable / max(1.0, moves_left), usable * MAX_SHARE) - overhead)
+    share = min(usable / max(1.0, moves_left), usable * MAX_SHARE)
+    return max(min(floor, usable / TAIL_MOVES), share - overhead)

@@ -185,25 +185,30 @@ async def _tell_opening(rules: Rules, proc: GtpProcess, colour: int, opening: Se
 
 async def _ask(rules: Rules, side: AnySide, state: Any, runner: SearchRunner, per_move: float,
                hard_timeout: float, log: Any, time_left: float | None = None, *,
-               arrived: float) -> tuple[str, Any]:
+               arrived: float, overhead: clock.Overhead) -> tuple[str, Any]:
     """(the answer as text, the move, or None for a resignation); `time_left`: the mover's
     clock in a game with a clock (then `per_move` is not used); `arrived`: when the move was
-    asked for (time.monotonic(), as the mover's clock counts it), where its budget starts."""
+    asked for (time.monotonic(), as the mover's clock counts it), where its budget starts;
+    `overhead`: what a move of ours costs on that clock besides thinking, learned here from
+    each move as a server's clock teaches it (bots.clock.Overhead)."""
     colour = state.to_move
     if time_left is not None:  # the game clock, shared by bots.clock.budget over the moves left
-        budget = clock.budget(arrived=arrived, time_left=time_left, moves_left=rules.moves_left(state))
+        budget = clock.budget(arrived=arrived, time_left=time_left, moves_left=rules.moves_left(state),
+                              overhead=overhead.value)
     else:  # our pace, all of it thinking, and no deadline (the runner's grace); a person has none
         pace = math.inf if is_person(rules.game, side.player) else per_move
         budget = clock.budget(arrived=arrived, pace=pace, overhead=0.0, floor=0.0)
     context = Context(time_left=time_left)
     if isinstance(side, OurSide):
         try:
-            move, _ = await decide(runner, rules.game, side.player, side.params, state, budget, context,
-                                   log=log.bind(game=rules.game, side=side.label, player=describe(side)),
-                                   seat=SEATS[colour])
+            move, report = await decide(runner, rules.game, side.player, side.params, state, budget, context,
+                                        log=log.bind(game=rules.game, side=side.label, player=describe(side)),
+                                        seat=SEATS[colour])
         except Exception as exc:  # our own bug: recorded and logged, never crashes the arena
             log.exception("our player failed", side=side.label)
             raise _Lost(colour, "", f"our player raised {type(exc).__name__}: {exc}", "Forfeit") from None
+        if time_left is not None:
+            overhead.observe(time_left, time_left - (time.monotonic() - arrived), report.used)
         return rules.name(move, state), move
     proc = side.process
     if proc is None:
@@ -237,7 +242,9 @@ async def play_game(rules: Rules, black: AnySide, white: AnySide, runner: Search
 
     `game_time`: a clock of that many seconds per side for the whole game (sudden death)
     instead of `per_move`: our players get bots.clock.budget's share of it over the moves
-    the game expects (`Rules.moves_left`), an engine is told its clock before each genmove,
+    the game expects (`Rules.moves_left`), less what a move costs them besides thinking,
+    learned from their clock as on a server (from 0.1 s to about a millisecond here, in
+    the same process), an engine is told its clock before each genmove,
     a side whose clock runs out loses on time, and the record says what each clock had left
     ("clock_left").
 
@@ -253,6 +260,7 @@ async def play_game(rules: Rules, black: AnySide, white: AnySide, runner: Search
         max_moves = rules.max_moves
     sides = {BLACK: black, WHITE: white}
     clocks = {BLACK: game_time, WHITE: game_time}
+    overheads = {BLACK: clock.Overhead(), WHITE: clock.Overhead()}  # our players', learned from their clocks
     state = rules.start()
     moves: list[str] = []
     for move in opening:  # a bad opening is the caller's bug: IllegalMove
@@ -275,7 +283,8 @@ async def play_game(rules: Rules, black: AnySide, white: AnySide, runner: Search
             t0 = time.monotonic()
             left = clocks[colour]
             text, move = await _ask(rules, sides[colour], state, runner, per_move,
-                                    hard_timeout if left is None else left + 5, log, left, arrived=t0)
+                                    hard_timeout if left is None else left + 5, log, left, arrived=t0,
+                                    overhead=overheads[colour])
             elapsed = time.monotonic() - t0
             latencies[seat].append(elapsed)
             if left is not None:

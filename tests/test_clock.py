@@ -28,6 +28,7 @@ from bots.clock import (
     OVERHEAD,
     OVERRUN,
     RESERVE,
+    TAIL_MOVES,
     Clock,
     Overhead,
     TimeSettings,
@@ -38,6 +39,7 @@ from bots.clock import (
 )
 from bots.go.board import empty
 from bots.go.clock import moves_left as go_moves_left
+from bots.runner import MoveReport
 from search.budget import SearchResult
 
 
@@ -107,10 +109,23 @@ def test_one_move_takes_at_most_a_quarter_of_what_is_left():
     assert move_seconds(10.0, 0.2, 0.0) == move_seconds(10.0, 1.0, 0.0)
 
 
-def test_the_floor_and_a_clock_already_gone():
-    assert move_seconds(0.0, 10) == move_seconds(-3.0, 10) == MIN_SECONDS
-    assert move_seconds(1.0, 100, overhead=0.5) == MIN_SECONDS
-    assert move_seconds(1.0, 100, overhead=0.5, floor=0.01) == 0.01
+def test_the_floor_gives_way_to_a_clock_too_short_for_it():
+    assert move_seconds(3.0, 10, overhead=0.5) == MIN_SECONDS  # the share less the overhead is less
+    assert move_seconds(3.0, 10, overhead=0.5, floor=0.01) == 0.01
+    assert move_seconds(1.0, 10, overhead=0.5) == pytest.approx(1.0 * (1 - RESERVE) / TAIL_MOVES)
+    assert move_seconds(0.0, 10) == move_seconds(-3.0, 10) == 0.0  # a clock already gone: the move at once
+
+
+@pytest.mark.parametrize("cost, learned", [(0.0005, True), (0.005, True), (0.02, True), (0.001, False)])
+def test_a_game_longer_than_expected_keeps_its_clock(cost, learned):
+    """10 s sudden death on 9x9, 60 moves of ours with the estimate at its least (9 moves) from
+    move 28 on, each move costing `cost` besides thinking: the overhead learned from the clock
+    (the arena, CGOS) or kept at 0.1 s (the GTP engine).  The floor alone (0.05 s a move) ran
+    out at our move 52 to 55 with a learned overhead; a share of what is left only shrinks it."""
+    left, _, budgets = simulate(10.0, 60, lambda i: max(81 - 2 * i, 20) * 0.45, cost, 0.0, Overhead(),
+                                learn=learned)
+    assert left > 0 and budgets[-1] > 0
+    assert min(budgets[1:25]) > 0.1  # the opening and the middle game still think
 
 
 def test_overhead_follows_the_clock_and_stays_in_bounds():
@@ -187,7 +202,7 @@ def test_the_budget_from_a_clock():
     absolute = TimeSettings(300.0, 0.0, 0)
     assert clock_seconds(absolute, (300.0, 0), 36.0) == move_seconds(300.0, 36.0)  # spread over the moves left
     assert clock_seconds(absolute, (300.0, 0), 10.0) > clock_seconds(absolute, (300.0, 0), 36.0)
-    assert clock_seconds(absolute, (0.0, 0), 36.0) == MIN_SECONDS
+    assert clock_seconds(absolute, (0.0, 0), 36.0) == 0.0  # gone: the move at once, no floor
     assert clock_seconds(None, (10.0, 5), 36.0) == pytest.approx(2.0 - OVERHEAD)  # a period over its stones
     canadian = TimeSettings(2.0, 30.0, 3)
     assert clock_seconds(canadian, (2.0, 0), 36.0) == pytest.approx(10.0 - OVERHEAD)  # never slower than the rate
@@ -290,7 +305,8 @@ def test_twilight_per_move():
 def test_gnd_game_clock():
     """60 s on gnd's clock, 20 moves expected, 0.1 s overhead: 60 * 0.95 / 20 - 0.1."""
     pinned(budget(arrived=ARRIVED, time_left=60.0, moves_left=20.0, overhead=0.1), 2.75, 5.5)
-    pinned(budget(arrived=ARRIVED, time_left=0.4, moves_left=5.0, overhead=0.1), MIN_SECONDS, 2 * MIN_SECONDS)
+    tail = 0.4 * 0.95 / TAIL_MOVES  # a clock that could not pay the floor TAIL_MOVES times
+    pinned(budget(arrived=ARRIVED, time_left=0.4, moves_left=5.0, overhead=0.1), tail, 2 * tail)
 
 
 def test_cgos_game_clock_with_the_time_given_back():
@@ -366,22 +382,29 @@ async def test_the_arenas_game_clock_and_pace(monkeypatch):
 
     async def decide(runner, game, player, params, state, b, context, **kw):
         seen.append(b)
-        return (PASS if game == "go" else state.legal_moves()[0]), None
+        return (PASS if game == "go" else state.legal_moves()[0]), report(b)
 
     monkeypatch.setattr(engine_arena, "decide", decide)
     log = structlog.get_logger()
     go, hex_ = GoRules(), HexRules()
-    await engine_arena._ask(go, OurSide("a", "random"), go.start(), None, 2.0, 15.0, log, 60.0, arrived=ARRIVED)
-    pinned(seen[-1], go_plan(60.0, OVERHEAD), 2 * go_plan(60.0, OVERHEAD))
-    await engine_arena._ask(hex_, OurSide("a", "random"), hex_.start(), None, 2.0, 15.0, log, 60.0, arrived=ARRIVED)
-    pinned(seen[-1], 0.8421487603305785, 1.684297520661157)
-    await engine_arena._ask(go, OurSide("a", "random"), go.start(), None, 2.0, 15.0, log, arrived=ARRIVED)
-    pinned(seen[-1], 2.0, None)
-    await engine_arena._ask(go, OurSide("a", "random"), go.start(), None, 0.01, 15.0, log, arrived=ARRIVED)
-    pinned(seen[-1], 0.01, None)  # no floor under the arena's own pace
+
+    async def ask(rules, per_move, time_left=None, player="random", overhead=None):
+        await engine_arena._ask(rules, OurSide("a", player), rules.start(), None, per_move, 15.0, log, time_left,
+                                arrived=ARRIVED, overhead=overhead or Overhead())
+        return seen[-1]
+
+    pinned(await ask(go, 2.0, 60.0), go_plan(60.0, OVERHEAD), 2 * go_plan(60.0, OVERHEAD))
+    pinned(await ask(hex_, 2.0, 60.0), 0.8421487603305785, 1.684297520661157)
+    pinned(await ask(go, 2.0), 2.0, None)
+    pinned(await ask(go, 0.01), 0.01, None)  # no floor under the arena's own pace
+    learned = Overhead()
+    for _ in range(3):  # each move cost nothing besides its thinking: the overhead goes to 0
+        await ask(go, 2.0, 60.0, overhead=learned)
+    value = learned.value
+    assert 0 <= value < OVERHEAD / 4
+    pinned(await ask(go, 2.0, 60.0, overhead=learned), go_plan(60.0, value), 2 * go_plan(60.0, value))
     monkeypatch.setattr(engine_arena, "is_person", lambda game, player: True)
-    await engine_arena._ask(go, OurSide("a", "human"), go.start(), None, 2.0, 15.0, log, arrived=ARRIVED)
-    pinned(seen[-1], math.inf, None)
+    pinned(await ask(go, 2.0, player="human"), math.inf, None)
 
 
 def test_caps_only_lower_a_clocks_plan():
@@ -427,8 +450,14 @@ def spying(seen: Seen, real=None, move=None):
         seen.budget(args[5])
         if real is not None:
             return await real(*args, **kwargs)
-        return move(args[4]), None
+        return move(args[4]), report(args[5])
     return decide
+
+
+def report(b) -> MoveReport:
+    """What a search that used all of budget `b` reports (the arena learns its overhead from it)."""
+    used = time.monotonic() - b.start
+    return MoveReport(None, b.seconds, used, 0, 0, max(0.0, used - b.seconds))
 
 
 async def test_twilight_counts_from_the_upd(monkeypatch, runner):
@@ -541,7 +570,7 @@ async def test_the_arena_counts_from_its_request(monkeypatch):
     monkeypatch.setattr(engine_arena, "decide", spying(seen, move=lambda state: PASS))
     go, log = GoRules(), structlog.get_logger()
     await engine_arena._ask(go, OurSide("a", "random"), go.start(), None, 2.0, 15.0, log, 60.0,
-                            arrived=time.monotonic() - DELAY)
+                            arrived=time.monotonic() - DELAY, overhead=Overhead())
     await engine_arena._ask(go, OurSide("a", "random"), go.start(), None, 2.0, 15.0, log,
-                            arrived=time.monotonic() - DELAY)
+                            arrived=time.monotonic() - DELAY, overhead=Overhead())
     seen.check()

@@ -455,7 +455,7 @@ def test_tiny_total_real_time_stays_within_bounds(env, monkeypatch):
     budgets: list[float] = []
     monkeypatch.setitem(go_players.PLAYERS, "sleeper", Sleeper)
     env.setenv("BOTS_PLAYER", "sleeper")
-    env.setenv("BOTS_TOTAL_SECONDS", "0.2")
+    env.setenv("BOTS_TOTAL_SECONDS", "2")
     ours = course.myPlayer()
     referee = RefereeRandom(8)
     ours.newGame(BLACK)

@@ -381,7 +381,7 @@ def test_moves_left_and_the_share_of_a_game_clock():
     assert move_time(1800, 121) == pytest.approx(1800 * (1 - RESERVE) / 60.5 - 0.1)
     assert move_time(100, 121) < move_time(100, 60) < move_time(100, 19) == move_time(100, 1)
     assert move_time(100, 1) == pytest.approx(100 * (1 - RESERVE) / 10 - 0.1)  # never more than a tenth
-    assert move_time(0, 50) == move_time(-5, 50) == MIN_SECONDS
+    assert move_time(0, 50) == move_time(-5, 50) == 0.0  # a clock already gone: the move at once
 
 
 # -- the swap: canonical inside, Benzene's dialect outside ---------------------------------------------
