@@ -243,7 +243,7 @@ async def play_game(rules: Rules, black: AnySide, white: AnySide, runner: Search
     `game_time`: a clock of that many seconds per side for the whole game (sudden death)
     instead of `per_move`: our players get bots.clock.budget's share of it over the moves
     the game expects (`Rules.moves_left`), less what a move costs them besides thinking,
-    learned from their clock as on a server (from 0.1 s to about a millisecond here, in
+    learned from their clock as on a server (from 0.1 s to about 0.3 ms here, in
     the same process), an engine is told its clock before each genmove,
     a side whose clock runs out loses on time, and the record says what each clock had left
     ("clock_left").
