@@ -34,12 +34,14 @@ class ClockedEngine(GameEngine, ABC):
 
     colours: ClassVar[tuple[int, ...]] = ()  # the game's colour values: (black, white)
     overhead: ClassVar[float] = _clock.OVERHEAD  # seconds kept back per move for the wire and the event loop
+    pipe: ClassVar[float] = 0.01  # seconds a move costs on a game clock at least: the pipe and the controller
 
     time: TimeSettings | None
     clocks: dict[int, Clock | None]
 
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)
+        self.cost = _clock.Overhead(value=self.overhead, low=self.pipe)
         self.set_time(None)
 
     # -- the clocks ------------------------------------------------------------------------
@@ -66,16 +68,26 @@ class ClockedEngine(GameEngine, ABC):
         """(the budget, seconds on the clock or None) of `colour`'s next move, asked for at
         `arrived` (time.monotonic()): bots.clock.budget over `colour`'s clock and the
         settings (main time, a byo-yomi period, `0 S 1`, absolute time; no clock: the
-        default pace, and no limit), with the game's `moves_left()`."""
+        default pace, and no limit), with the game's `moves_left()`.
+
+        Kept back besides thinking: on a clock for the whole game (absolute time, sudden
+        death) what our moves have cost besides their search (`cost`: learned from each move,
+        at least `pipe`), since a move that overruns its plan costs only clock there; with
+        byo-yomi (a per-move limit, periods, main time before them) or at the default pace,
+        where a late move loses, `overhead`."""
         clock = self.clocks[colour]
         left, stones = clock if clock is not None else (None, 0)
+        whole_game = left is not None and stones == 0 and (self.time is None or self.time.byo_stones == 0)
+        overhead = self.cost.value if whole_game else self.overhead
         budget = _clock.budget(arrived=arrived, time_left=left, stones=stones, settings=self.time,
-                               moves_left=self.moves_left(), overhead=self.overhead)
+                               moves_left=self.moves_left(), overhead=overhead)
         return budget, left
 
-    def charge(self, colour: int, elapsed: float) -> None:
-        """Take one of our moves, `elapsed` seconds, off `colour`'s clock (until the next
-        time_left corrects it)."""
+    def charge(self, colour: int, elapsed: float, searched: float) -> None:
+        """Take one of our moves, `elapsed` seconds from its request to its answer, off
+        `colour`'s clock (until the next time_left corrects it); `searched` of them were the
+        search's (decide's MoveReport.used), the rest is what `cost` learns."""
+        self.cost.observe(elapsed, 0.0, searched)
         self.clocks[colour] = _clock.after_move(self.time, self.clocks[colour], elapsed)
 
     # -- the commands every dialect shares --------------------------------------------------

@@ -552,7 +552,7 @@ async def test_the_gtp_engines_count_from_genmove(game):
 
     async def think(state, b, context=None):
         seen.budget(b)
-        return (PASS if game == "go" else state.legal_moves()[0]), None
+        return (PASS if game == "go" else state.legal_moves()[0]), report(b)
 
     engine.think = think
     engine._turn = slow(engine._turn)  # after genmove arrived

@@ -155,11 +155,11 @@ class Engine(ClockedEngine):
         colour = _colour(arg)
         state = self._turn(colour)
         budget, left = self.move_budget(colour, arrived)
-        move, _ = await self.think(state, budget, Context(time_left=left))
+        move, report = await self.think(state, budget, Context(time_left=left))
         new = state.play(move)  # decide guarantees legality; a failure here is a bug
         if commit:
             self._commit(new)
-            self.charge(colour, time.monotonic() - arrived)
+            self.charge(colour, time.monotonic() - arrived, report.used)
         return "pass" if move == PASS else point_name(move, state.size)
 
     # -- setup ---------------------------------------------------------------------------------

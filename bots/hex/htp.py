@@ -183,11 +183,11 @@ class Engine(ClockedEngine):
             return "resign"
         state = self._turn(self.canonical(colour))
         budget, left = self.move_budget(colour, arrived)
-        move, _ = await self.think(state, budget, Context(time_left=left))
+        move, report = await self.think(state, budget, Context(time_left=left))
         new = state.play(move)  # decide guarantees legality; a failure here is a bug
         if commit:
             self._commit(new)
-            self.charge(colour, time.monotonic() - arrived)
+            self.charge(colour, time.monotonic() - arrived, report.used)
         return self._move_name(state, move)
 
     # -- setup ---------------------------------------------------------------------------------

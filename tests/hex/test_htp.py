@@ -364,10 +364,10 @@ async def test_a_refused_search_move_never_leaves(fake):
         assert answer not in ("e5", "swap-pieces") and engine.state.is_legal(parse_cell(answer, 11, 11))
 
 
-def move_time(time_left: float, empties: int) -> float:
+def move_time(time_left: float, empties: int, overhead: float = OVERHEAD) -> float:
     """What bots.clock.budget plans on a game clock of `time_left` with `empties` empty cells,
     over Hex's moves left (half the empty cells, at least 10)."""
-    return budget(arrived=0.0, time_left=time_left, moves_left=max(10.0, empties / 2)).seconds
+    return budget(arrived=0.0, time_left=time_left, moves_left=max(10.0, empties / 2), overhead=overhead).seconds
 
 
 def plan(engine: Engine, colour: int) -> tuple[float, float | None]:
@@ -551,14 +551,17 @@ async def test_absolute_time_spreads_over_the_game(engine, fake):
     assert all(b < 20.0 / 10 for b in budgets)
     # The clock charged for moves that used almost nothing: later moves get more.
     assert budgets[-1] > budgets[0]
+    # The moves cost nothing besides their search: only the pipe is kept back from then on.
+    assert engine.cost.value == pytest.approx(engine.pipe)
     left = engine.clocks[WHITE][0]
-    assert 15.0 < left < 20.0 and plan(engine, WHITE) == (move_time(left, engine.state.board.count(EMPTY)), left)
+    assert 15.0 < left < 20.0
+    assert plan(engine, WHITE) == (move_time(left, engine.state.board.count(EMPTY), engine.pipe), left)
 
 
 async def test_main_time_then_byo_yomi(engine, fake):
     await ok(engine, "time_settings 2 30 3")  # 2 s of main time, then 3 moves per 30 s
     assert plan(engine, BLACK) == (pytest.approx(10.0 - OVERHEAD), 2.0)  # never slower than the byo-yomi rate
-    engine.charge(BLACK, 5.0)  # a move that ran out of main time starts a period and counts as its first
+    engine.charge(BLACK, 5.0, 5.0)  # a move that ran out of main time starts a period and counts as its first
     assert engine.clocks[BLACK] == (27.0, 2)
     assert await ok(engine, "time_left b") == "27 2"
     assert plan(engine, BLACK) == (pytest.approx(13.5 - OVERHEAD), 27.0)
