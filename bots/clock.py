@@ -67,7 +67,12 @@ class Overhead:
     def observe(self, before: float, after: float, thought: float) -> float:
         """One move: our clock read `before` it and `after` it, and we thought `thought`
         seconds (from receiving the request to sending the move).  Returns the estimate."""
-        measured = (before - after) - thought
+        return self.spent(before - after, thought)
+
+    def spent(self, charged: float, thought: float) -> float:
+        """One move that cost `charged` seconds from request to answer, `thought` of them
+        thinking (a clock we keep ourselves: the arena's, a GTP engine's).  Returns the estimate."""
+        measured = charged - thought
         estimate = (1.0 - self.weight) * self.value + self.weight * measured
         self.value = min(self.high, max(self.low, estimate))
         return self.value

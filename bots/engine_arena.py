@@ -208,7 +208,7 @@ async def _ask(rules: Rules, side: AnySide, state: Any, runner: SearchRunner, pe
             log.exception("our player failed", side=side.label)
             raise _Lost(colour, "", f"our player raised {type(exc).__name__}: {exc}", "Forfeit") from None
         if time_left is not None:
-            overhead.observe(time_left, time_left - (time.monotonic() - arrived), report.used)
+            overhead.spent(time.monotonic() - arrived, report.used)
         return rules.name(move, state), move
     proc = side.process
     if proc is None:

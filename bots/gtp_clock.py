@@ -77,7 +77,7 @@ class ClockedEngine(GameEngine, ABC):
         where a late move loses, `overhead`."""
         clock = self.clocks[colour]
         left, stones = clock if clock is not None else (None, 0)
-        whole_game = left is not None and stones == 0 and (self.time is None or self.time.byo_stones == 0)
+        whole_game = left is not None and stones == 0 and (self.time is None or self.time.absolute)
         overhead = self.cost.value if whole_game else self.overhead
         budget = _clock.budget(arrived=arrived, time_left=left, stones=stones, settings=self.time,
                                moves_left=self.moves_left(), overhead=overhead)
@@ -87,7 +87,7 @@ class ClockedEngine(GameEngine, ABC):
         """Take one of our moves, `elapsed` seconds from its request to its answer, off
         `colour`'s clock (until the next time_left corrects it); `searched` of them were the
         search's (decide's MoveReport.used), the rest is what `cost` learns."""
-        self.cost.observe(elapsed, 0.0, searched)
+        self.cost.spent(elapsed, searched)
         self.clocks[colour] = _clock.after_move(self.time, self.clocks[colour], elapsed)
 
     # -- the commands every dialect shares --------------------------------------------------
