@@ -3,10 +3,10 @@
 Rows: random playouts from the empty 9x9 board (komi 7.5) with the numba kernel's light
 playouts (uniform, no own-eye filling), its heavy playouts (answers to the last move,
 self-atari avoided) and the heavy ones that read ladders; then the mcts player's iterations
-(without and with ladder reading) and alphabeta's nodes for `seconds` each from the empty
-board and from a middle-game position: each piece of knowledge with its price.  Ratios are against the light
-playouts.  (The kernel against its pure-Python reference: `python -m tests.go.speed` from a
-checkout.)
+(without and with ladder reading, and with the learned priors of bots.go.gammas) and
+alphabeta's nodes for `seconds` each from the empty board and from a middle-game position:
+each piece of knowledge with its price.  Ratios are against the light playouts.  (The kernel
+against its pure-Python reference: `python -m tests.go.speed` from a checkout.)
 """
 
 from __future__ import annotations
@@ -67,9 +67,10 @@ def bench(seconds: float = 2.0) -> str:
     rows.append(("playouts, kernel heavy", "empty", kernel_playouts(seconds, True), PLAYOUTS))
     rows.append(("playouts, kernel heavy + ladders", "empty", kernel_playouts(seconds, True, True), PLAYOUTS))
     for label, state in (("empty", empty(9)), ("middle", from_moves(9, MIDDLE))):
-        for ladders in (False, True):
-            r = MCTS(use_book=False, early_stop=False, seed=1, ladders=ladders).choose(state, None, Budget(seconds))
-            what = "mcts iterations, ladders (1 worker)" if ladders else "mcts iterations (1 worker)"
+        for what, options in (("mcts iterations (1 worker)", {"ladders": False}),
+                              ("mcts iterations, ladders (1 worker)", {}),
+                              ("mcts iterations, ladders, learned", {"learned": True})):
+            r = MCTS(use_book=False, early_stop=False, seed=1, **options).choose(state, None, Budget(seconds))
             rows.append((what, label, r.nodes / r.elapsed, "iterations/s"))
         ab = AlphaBeta(seed=1)
         ab._depth = ab.max_depth  # measure the search, not the opening book

@@ -122,6 +122,23 @@ def _pattern_table() -> np.ndarray:
 PATTERN_TABLE = _pattern_table()
 
 
+def _pattern_classes() -> tuple[np.ndarray, int]:
+    """(class of each 3x3 code, number of classes): codes one rotation or mirror apart share a
+    class (the colours stay relative to the mover); the learned priors weigh a class."""
+    def turned(code: int, k: int, mirror: bool) -> int:
+        out = 0
+        for i in range(8):
+            j = ((-i if mirror else i) + 2 * k) % 8
+            out |= ((code >> (2 * i)) & 3) << (2 * j)
+        return out
+    canon = np.array([min(turned(code, k, m) for k in range(4) for m in (False, True)) for code in range(1 << 16)])
+    ids = {c: n for n, c in enumerate(sorted(set(canon.tolist())))}
+    return np.array([ids[c] for c in canon.tolist()], np.int64), len(ids)
+
+
+PATTERN_CLASS, NPATTERN_CLASSES = _pattern_classes()
+
+
 # -- the board ---------------------------------------------------------------------------------
 
 @njit(cache=CACHE)
@@ -641,9 +658,11 @@ def unpadded(p: int, size: int) -> int:
     return PASS if p < 0 else (p // (size + 2) - 1) * size + p % (size + 2) - 1
 
 
-def to_kernel(state: State) -> tuple[np.ndarray, np.ndarray]:
+def to_kernel(state: State, before: int | None = None) -> tuple[np.ndarray, np.ndarray]:
     """The kernel board (B, S) of `state`: its stones, side to move, ko point, passes and last
-    move (kept: playouts and priors answer it).  The superko history is not carried."""
+    move (kept: playouts and priors answer it), and `before`, the move before the last, if the
+    caller knows it (the learned priors weigh the distance to it).  The superko history is not
+    carried."""
     B, S = new_board(state.size)
     board = state.board
     for colour in (BLACK, WHITE):
@@ -654,6 +673,7 @@ def to_kernel(state: State) -> tuple[np.ndarray, np.ndarray]:
     S[KO] = padded(state.ko, state.size) if state.ko != PASS else -1
     S[PASSES] = state.passes
     S[LAST] = -1 if state.last is None else padded(state.last, state.size)
+    S[LAST2] = -1 if before is None else padded(before, state.size)
     return B, S
 
 
@@ -800,7 +820,8 @@ def playouts(B0, S0, komi, count, heavy, ladders):
 
 # -- the search: search.uct's tree with Go's moves, priors and playouts -------------------------
 #
-# A position is (B, S); the search's params are (komi, heavy playouts).
+# A position is (B, S); the search's params are (komi, heavy playouts, ladders, gammas, weight):
+# the learned priors' gammas and weight, or NO_GAMMAS for michi's hand-set priors.
 
 @njit(cache=CACHE)
 def _distance(S, a, b):
@@ -893,6 +914,79 @@ def _priors(B, S, p, c, ladders):
     return pn, pw
 
 
+# -- learned priors: move features and their weights (bots.go.gammas learns them) -------------
+#
+# A move is one feature from each group below; its strength is the product of its features'
+# weights (gammas), and its probability its share of all moves' strengths (Coulom's
+# generalized Bradley-Terry model, "Computing Elo ratings of move patterns in the game of Go",
+# 2007).  The groups, in the order of `move_features`: its 3x3 pattern class; the stones it
+# captures (none, 1, 2-4, 5+); a string of ours next to it in atari (none, saved with 3+
+# liberties, with 2, not saved); a self-atari (no, of one stone, of more); an atari (no,
+# one whose ladder works, another); its string caught in a ladder (no, yes); its distance to
+# the last move and to the one before (none, 1 to 5, more: as _distance); its line (1 to 5+);
+# no stone within distance 3 (no, yes).
+FEATURE_SIZES = (NPATTERN_CLASSES, 4, 4, 3, 3, 2, 7, 7, 5, 2)
+FEATURE_OFFSETS = tuple(sum(FEATURE_SIZES[:i]) for i in range(len(FEATURE_SIZES)))
+NFEATURES = sum(FEATURE_SIZES)
+_F = FEATURE_OFFSETS
+
+
+@njit(cache=CACHE)
+def _distance_bin(S, p, q):
+    if q < 0:
+        return 0
+    d = _distance(S, p, q)
+    return d if d <= 5 else 6
+
+
+@njit(cache=CACHE)
+def move_features(B, S, p, c, ladders, out):
+    """The feature of each group of c playing p (legal, not an own eye) into out[0..9], as
+    indexes into the gamma vector."""
+    w = np.int64(S[WIDTH])
+    out[0] = PATTERN_CLASS[pattern_code(B, S, p, c)]
+    captured = captures_by(B, S, p, c)
+    out[1] = _F[1] + (0 if captured == 0 else 1 if captured == 1 else 2 if captured <= 4 else 3)
+    libs = libs_after(B, S, p, c, np.int64(3))
+    atari = _ataris(B, S, p, c)
+    ladder = 0
+    if ladders and not captured and (libs == 2 or atari):
+        ladder = ladder_after(B, S, p, c, np.int64(LADDER_NODES))
+    save = 0
+    size = 1
+    for d in (1, -1, w, -w):
+        y = p + d
+        if B[COL, y] == c:
+            r = B[ROOT, y]
+            dup = False
+            for e in (1, -1, w, -w):
+                if e == d:
+                    break
+                dup = dup or (B[COL, p + e] == c and B[ROOT, p + e] == r)
+            if not dup:
+                size += B[SSIZE, r]
+            if in_atari(B, r):
+                save = 3 if libs <= 1 or ladder == 1 else 1 if libs >= 3 else 2
+    out[2] = _F[2] + save
+    out[3] = _F[3] + (0 if libs != 1 or captured else 1 if size == 1 else 2)
+    out[4] = _F[4] + (0 if not atari else 1 if ladder == 2 else 2)
+    out[5] = _F[5] + (1 if ladder == 1 else 0)
+    out[6] = _F[6] + _distance_bin(S, p, S[LAST])
+    out[7] = _F[7] + _distance_bin(S, p, S[LAST2])
+    out[8] = _F[8] + min(_line(S, p), 5) - 1
+    out[9] = _F[9] + (0 if _near_stones(B, S, p, 3) else 1)
+
+
+@njit(cache=CACHE)
+def move_strength(B, S, p, c, ladders, gammas, scratch):
+    """The product of the gammas of c playing p's features."""
+    move_features(B, S, p, c, ladders, scratch)
+    s = 1.0
+    for i in range(scratch.shape[0]):
+        s *= gammas[scratch[i]]
+    return s
+
+
 @njit(cache=CACHE)
 def children(pos, params, mask, moves, prior):
     """search.uct's `children`: the legal moves that fill no own eye, with their priors
@@ -901,17 +995,28 @@ def children(pos, params, mask, moves, prior):
     the points."""
     B, S = pos
     c = S[TOMOVE]
+    gammas, weight = params[3], params[4]
+    learned = gammas.shape[0] > 0
+    scratch = np.empty(len(FEATURE_SIZES), np.int64)
     k = 0
+    strongest = 0.0
     for j in range(S[NEMPTY]):
         p = B[EMP, j]
         if mask.shape[0] and not mask[p]:
             continue
         if is_legal(B, S, p, c) and not is_eye(B, S, p, c):
-            pn, pw = _priors(B, S, p, c, params[2])
             moves[k] = p
-            prior[0, k] = pn
-            prior[1, k] = pw
+            if learned:
+                s = move_strength(B, S, p, c, params[2], gammas, scratch)
+                prior[1, k] = s
+                strongest = max(strongest, s)
+            else:
+                prior[0, k], prior[1, k] = _priors(B, S, p, c, params[2])
             k += 1
+    if learned:  # the strongest move wins all its `weight` prior visits, a move 1/100 as strong a tenth
+        for i in range(k):
+            prior[0, i] = PRIOR_EVEN + weight
+            prior[1, i] = PRIOR_EVEN / 2 + weight * np.sqrt(prior[1, i] / strongest)
     moves[k] = PASS
     if S[LAST] == PASS and S[PASSES] > 0 or k == 0:
         prior[0, k] = PRIOR_EVEN
@@ -947,7 +1052,7 @@ def _playout(pos, params, amaf):
     """search.uct's `playout`: heavy or light playouts to the end, scored by area with komi;
     the winner (EMPTY for a jigo)."""
     B, S = pos
-    komi, heavy, ladders = params
+    komi, heavy, ladders = params[0], params[1], params[2]
     result = playout(B, S, komi, amaf, 3 * S[SIZE] * S[SIZE], heavy, ladders)
     return BLACK if result > 0 else WHITE if result < 0 else EMPTY
 
@@ -955,12 +1060,16 @@ def _playout(pos, params, amaf):
 SEARCH = uct.Kernel(uct.GameKernels(_to_move, _copy, _play, _is_over, children, _playout), "go")
 
 
-def run(V, I, meta, B0, S0, komi, heavy, root_mask, count, ladders=False):  # noqa: E741
+NO_GAMMAS = np.zeros(0)  # the search's params without learned priors: michi's hand-set ones
+
+
+def run(V, I, meta, B0, S0, komi, heavy, root_mask, count, ladders=False, gammas=NO_GAMMAS, weight=0.0):  # noqa: E741
     """`count` iterations of the Go search in the tree (V, I, meta) from the board (B0, S0)
     (fewer if the tree fills up); returns how many were done.  For tests and tools: the
     player goes through SEARCH.search."""
     scratch = SEARCH.scratch(B0.shape[1])
-    return SEARCH.run(V, I, meta, (B0, S0), (komi, heavy, ladders), root_mask, count, SEARCH.policy, *scratch)
+    params = (komi, heavy, ladders, gammas, weight)
+    return SEARCH.run(V, I, meta, (B0, S0), params, root_mask, count, SEARCH.policy, *scratch)
 
 
 @njit(cache=CACHE)

@@ -30,7 +30,7 @@ from search import uct
 from search.budget import Budget, SearchResult
 from search.contracts import Context
 
-from . import book, kernel as K
+from . import book, gammas, kernel as K
 from .board import PASS, State
 from .fallback import random_move
 from .kernel import padded, to_kernel, unpadded  # also imported from here by the tests
@@ -65,6 +65,8 @@ class MCTS:
     playouts: int | None = None  # a cap on iterations per move (None: the clock decides)
     heavy: bool = True  # playouts answer the last move and avoid self-atari
     ladders: bool = True  # read ladders: priors for working ones, no runs into them in playouts
+    learned: bool = True  # priors from learned move features (bots.go.gammas), not michi's hand-set ones
+    prior_weight: float = 40.0  # the learned priors' visits: the strongest move wins them all
     use_book: bool = True
     reuse: bool = True
     early_stop: bool = True
@@ -74,10 +76,15 @@ class MCTS:
 
     _tree: uct.Tree | None = field(default=None, init=False, repr=False)
     _root_state: State | None = field(default=None, init=False, repr=False)
+    _ours: int | None = field(default=None, init=False, repr=False)
+    _gammas: np.ndarray = field(default_factory=lambda: K.NO_GAMMAS, init=False, repr=False)
 
     def __post_init__(self) -> None:
         if self.capacity < 10_000:
             raise ValueError("capacity must be at least 10000 nodes")
+        if not 0 <= self.prior_weight <= 1000:
+            raise ValueError("prior_weight must be between 0 and 1000 visits")
+        self._gammas = gammas.shipped() if self.learned else K.NO_GAMMAS
         K.seed(self.seed if self.seed is not None else int.from_bytes(os.urandom(4), "little"))
 
     # -- the search -----------------------------------------------------------------------
@@ -99,8 +106,8 @@ class MCTS:
             if m != PASS:
                 mask[padded(m, size)] = 1
         uct.restrict_root(tree, mask)  # a reused root: forbid the children the full rules forbid
-        B, S = to_kernel(state)
-        pos, params = (B, S), (state.komi, self.heavy, self.ladders)
+        B, S = to_kernel(state, self._ours)
+        pos, params = (B, S), (state.komi, self.heavy, self.ladders, self._gammas, float(self.prior_weight))
         scratch = K.SEARCH.scratch(mask.shape[0])
         limit = self.playouts if self.playouts is not None else budget.nodes
         done, full = K.SEARCH.search(tree, pos, params, mask, scratch, budget.deadline - SAFETY, limit,
@@ -124,10 +131,11 @@ class MCTS:
     def _root_for(self, state: State) -> uct.Tree:
         """The tree for `state`: the old one re-rooted if it leads here, else a new one."""
         old, self._root_state = self._root_state, state
-        if self.reuse and self._tree is not None and old is not None and old.komi == state.komi:
-            moves = two_moves_between(old, state)
-            if moves is not None and uct.reroot(self._tree, [padded(m, state.size) for m in moves]):
-                return self._tree
+        moves = two_moves_between(old, state) if old is not None else None
+        self._ours = moves[0] if moves is not None else None  # the move before the last, for the priors
+        if self.reuse and self._tree is not None and moves is not None and old.komi == state.komi \
+                and uct.reroot(self._tree, [padded(m, state.size) for m in moves]):
+            return self._tree
         self._tree = uct.new_tree(self.capacity)
         return self._tree
 

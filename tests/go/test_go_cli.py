@@ -268,8 +268,10 @@ def test_bench_go_prints_the_table(capsys):
     labels = [("playouts, kernel light", "empty"), ("playouts, kernel heavy", "empty"),
               ("playouts, kernel heavy + ladders", "empty"),
               ("mcts iterations (1 worker)", "empty"), ("mcts iterations, ladders (1 worker)", "empty"),
+              ("mcts iterations, ladders, learned", "empty"),
               ("alphabeta nodes (depth", "empty"),
               ("mcts iterations (1 worker)", "middle"), ("mcts iterations, ladders (1 worker)", "middle"),
+              ("mcts iterations, ladders, learned", "middle"),
               ("alphabeta nodes (depth", "middle")]
     assert len(rows) == len(labels)
     for row, (label, position) in zip(rows, labels, strict=True):

@@ -4,8 +4,9 @@ visit counts and the same value, on ten positions (9x9 from the empty board to a
 pass, small boards, 13x13) with two seeds, three moves in a row with tree reuse, and light
 playouts.  The expected values were recorded from the fused kernel (commit 4e58724) before the
 change; the budget is so large that the early stop (on for seed 1) never fires, so the
-iteration cap alone decides.  The ladder reading came after (mcts:ladders, priors and playouts
-of its own) and is off here.  And Go's search caches per user whatever was imported first.
+iteration cap alone decides.  The ladder reading (mcts:ladders, priors and playouts of its
+own) and the learned priors (mcts:learned) came after, and both are off here.  And Go's
+search caches per user whatever was imported first.
 """
 
 from __future__ import annotations
@@ -115,13 +116,13 @@ def outcome(result, size: int) -> tuple:
 @pytest.mark.parametrize("name, seed", sorted(EXPECTED))
 def test_the_same_moves_visits_and_values_as_the_fused_kernel(name, seed):
     size, moves = POSITIONS[name]
-    player = MCTS(seed=seed, use_book=False, early_stop=seed == 1, capacity=200_000, ladders=False)
+    player = MCTS(seed=seed, use_book=False, early_stop=seed == 1, capacity=200_000, ladders=False, learned=False)
     result = player.choose(from_moves(size, moves), None, Budget(HUGE, nodes=ITERATIONS))
     assert outcome(result, size) == EXPECTED[name, seed]
 
 
 def test_the_same_moves_with_tree_reuse():
-    player = MCTS(seed=3, use_book=False, early_stop=False, capacity=200_000, ladders=False)
+    player = MCTS(seed=3, use_book=False, early_stop=False, capacity=200_000, ladders=False, learned=False)
     state = from_moves(9, ["E5", "E4"])
     for (move, nodes, votes), reply in zip(REUSE, ("C3", "G7", "C7"), strict=True):
         result = player.choose(state, None, Budget(HUGE, nodes=500))
@@ -134,7 +135,7 @@ def test_the_same_moves_with_tree_reuse():
 
 
 def test_the_same_moves_with_light_playouts_and_a_playout_cap():
-    player = MCTS(seed=5, use_book=False, heavy=False, playouts=400, capacity=50_000, ladders=False)
+    player = MCTS(seed=5, use_book=False, heavy=False, playouts=400, capacity=50_000, ladders=False, learned=False)
     assert outcome(player.choose(from_moves(9, MIDDLE), None, Budget(HUGE)), 9) == LIGHT
 
 

@@ -1,0 +1,142 @@
+"""Learned priors: the move features (bots.go.kernel.move_features), the shipped gammas
+(bots.go.gammas) and the tool that learns them (tools/go_gammas.py)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from bots.go import gammas as G, kernel as K
+from bots.go.board import BLACK, empty, from_diagram, parse_point, point_name
+from bots.go.mcts import MCTS
+from bots.go.sgf import game_sgf
+from search.budget import Budget
+
+ROOT = Path(__file__).resolve().parents[2]
+F = K.FEATURE_OFFSETS
+
+POSITION = """
+. . . . . . . . .
+. . . . . . . . .
+. . . . . . . . .
+. . . . . . . . .
+. . . X O X . . .
+. . . X O X . . .
+. . . . X . . . .
+. . . . . . . . .
+. . . . . . . . .
+"""
+
+
+def features(state, name: str, before: int | None = None) -> list[int]:
+    B, S = K.to_kernel(state, before)
+    out = np.empty(len(K.FEATURE_SIZES), np.int64)
+    K.move_features(B, S, np.int64(K.padded(parse_point(name, 9), 9)), S[K.TOMOVE], True, out)
+    return [int(v) for v in out]
+
+
+def test_each_feature_falls_in_its_group():
+    state = from_diagram(POSITION, to_move=BLACK)
+    B, S = K.to_kernel(state)
+    out = np.empty(400, np.int64)
+    for p in out[:K.moves(B, S, out)]:
+        f = features(state, point_name(K.unpadded(int(p), 9), 9))
+        for g, v in enumerate(f):
+            assert F[g] <= v < F[g] + K.FEATURE_SIZES[g]
+
+
+def test_capture_atari_self_atari_and_distance():
+    state = from_diagram(POSITION, to_move=BLACK)  # the white string E4-E5 has one liberty: E6
+    capture = features(state, "E6")
+    assert capture[1] == F[1] + 2  # two stones
+    assert features(state, "A1")[1] == F[1]  # no capture
+    assert features(state, "A1")[9] == F[9] + 1  # nothing within distance 3
+    assert features(state, "E6")[9] == F[9]
+    assert features(state, "A1")[8] == F[8] and features(state, "E6")[8] == F[8] + 3  # lines 1 and 4
+    white = from_diagram(POSITION, to_move=2)
+    assert features(white, "E6")[2] == F[2] + 1  # saves E4-E5 with three liberties (D6, E7, F6)
+    assert features(white, "A1")[2] == F[2]
+    last = white.play(parse_point("A9", 9)).play(parse_point("B9", 9))  # Black's last move B9
+    assert features(last, "C9")[6] == F[6] + 1 and features(last, "E9")[6] == F[6] + 3
+    assert features(last, "B8", parse_point("A9", 9))[7] == F[7] + 1  # next to White's move before, A9
+    assert features(last, "B8")[7] == F[7]  # not known
+
+
+def test_self_atari_of_one_stone():
+    state = from_diagram("""
+. O . . .
+. . . . .
+. . . . .
+. . . . .
+. . . . .
+""", to_move=BLACK)
+    B, S = K.to_kernel(state)
+    out = np.empty(len(K.FEATURE_SIZES), np.int64)
+    K.move_features(B, S, np.int64(K.padded(parse_point("A5", 5), 5)), np.int64(BLACK), True, out)
+    assert out[3] == F[3] + 1
+
+
+def test_a_pattern_class_is_the_same_in_every_orientation():
+    stones = {(3, 4): "X", (4, 5): "O", (5, 3): "X"}  # around E5 on 9x9 (row, col from the top)
+    classes = set()
+    for k in range(4):
+        for mirror in (False, True):
+            rows = [["."] * 9 for _ in range(9)]
+            for (r, c), v in stones.items():
+                for _ in range(k):
+                    r, c = c, 8 - r
+                if mirror:
+                    c = 8 - c
+                rows[r][c] = v
+            state = from_diagram("\n".join(" ".join(r) for r in rows))
+            classes.add(features(state, "E5")[0])
+    assert len(classes) == 1
+    assert K.PATTERN_CLASS.max() == K.NPATTERN_CLASSES - 1 < 65536 // 7  # the classes are few
+
+
+def test_shipped_gammas_fit_the_kernel():
+    gammas = G.shipped()
+    assert gammas.shape == (K.NFEATURES,) and np.all(gammas > 0)
+    table = json.loads((ROOT / "bots" / "go" / "data" / "gammas.json").read_text())
+    assert table["source"] and table["moves"] > 1000
+    with pytest.raises(ValueError, match="feature groups"):
+        G.check({**table, "sizes": [1, 2]})
+    with pytest.raises(ValueError, match="positive"):
+        G.check({**table, "gammas": [0.0] * K.NFEATURES})
+
+
+def test_learned_priors_rank_a_capture_first():
+    state = from_diagram(POSITION, to_move=BLACK)
+    r = MCTS(learned=True, use_book=False, seed=3, playouts=1).choose(state, None, Budget(5.0))
+    assert point_name(r.move, 9) == "E6"
+
+
+def test_learning_finds_the_feature_the_games_follow(tmp_path):
+    """Games in which every move is the first legal point next to the last move: the learned
+    gamma of distance 1 to the last move must beat every other distance."""
+    for g in range(10):
+        rng = np.random.default_rng(g)
+        state = empty(9)
+        moves = []
+        for _ in range(30):
+            last = state.last
+            legal = [m for m in state.legal_moves() if m >= 0]
+            near = [m for m in legal if last is not None and last >= 0
+                    and max(abs(m // 9 - last // 9), abs(m % 9 - last % 9)) == 1]
+            m = int(rng.choice(near or legal))
+            moves.append(m)
+            state = state.play(m)
+        (tmp_path / f"g{g}.sgf").write_text(game_sgf(9, 7.5, "a", "b", moves, "?"))
+    out = tmp_path / "gammas.json"
+    done = subprocess.run([sys.executable, str(ROOT / "tools" / "go_gammas.py"), str(out), str(tmp_path),
+                           "--sweeps", "10", "--source", "test"], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert "held out" in done.stdout
+    gammas = G.check(json.loads(out.read_text()))
+    near = gammas[F[6] + 1]
+    assert all(near > 5 * gammas[F[6] + d] for d in range(2, 7))
