@@ -2,8 +2,7 @@
 
 Rows: random playouts from the empty 9x9 board (komi 7.5) with the numba kernel's light
 playouts (uniform, no own-eye filling), its heavy playouts (answers to the last move,
-self-atari avoided), the heavy ones that read ladders, and those whose pattern moves follow the
-learned weights (bots.go.gammas.shapes); then the mcts player's iterations
+self-atari avoided) and the heavy ones that read ladders; then the mcts player's iterations
 (without and with ladder reading, and with the learned priors of bots.go.gammas) and
 alphabeta's nodes for `seconds` each from the empty board and from a middle-game position:
 each piece of knowledge with its price.  Ratios are against the light playouts.  (The kernel
@@ -32,17 +31,15 @@ def run(args: argparse.Namespace) -> str:
     return bench(args.time)
 
 
-def kernel_playouts(seconds: float, heavy: bool, ladders: bool = False, shapes: bool = False) -> float:
+def kernel_playouts(seconds: float, heavy: bool, ladders: bool = False) -> float:
     """Kernel playouts per second from the empty 9x9 board, for about `seconds`."""
-    from . import gammas, kernel as K
-
-    weights = gammas.shapes() if shapes else K.NO_GAMMAS
+    from . import kernel as K
 
     B, S = K.to_kernel(empty(9))
     K.seed(1)
     start, n = time.perf_counter(), 0
     while time.perf_counter() - start < seconds:
-        K.playouts(B, S, 7.5, 200, heavy, ladders, weights)
+        K.playouts(B, S, 7.5, 200, heavy, ladders)
         n += 200
     return n / (time.perf_counter() - start)
 
@@ -69,11 +66,10 @@ def bench(seconds: float = 2.0) -> str:
     rows.append(("playouts, kernel light", "empty", base, PLAYOUTS))
     rows.append(("playouts, kernel heavy", "empty", kernel_playouts(seconds, True), PLAYOUTS))
     rows.append(("playouts, kernel heavy + ladders", "empty", kernel_playouts(seconds, True, True), PLAYOUTS))
-    rows.append(("playouts, heavy, ladders, shapes", "empty", kernel_playouts(seconds, True, True, True), PLAYOUTS))
     for label, state in (("empty", empty(9)), ("middle", from_moves(9, MIDDLE))):
-        for what, options in (("mcts iterations (1 worker)", {"ladders": False}),
-                              ("mcts iterations, ladders (1 worker)", {}),
-                              ("mcts iterations, ladders, learned", {"learned": True})):
+        for what, options in (("mcts iterations (1 worker)", {"ladders": False, "learned": False}),
+                              ("mcts iterations, ladders (1 worker)", {"learned": False}),
+                              ("mcts iterations, ladders, learned", {})):
             r = MCTS(use_book=False, early_stop=False, seed=1, **options).choose(state, None, Budget(seconds))
             rows.append((what, label, r.nodes / r.elapsed, "iterations/s"))
         ab = AlphaBeta(seed=1)

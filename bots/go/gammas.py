@@ -36,9 +36,3 @@ def check(table: dict) -> np.ndarray:
 def shipped() -> np.ndarray:
     """The gammas shipped with the package."""
     return check(json.loads(resources.files("bots.go").joinpath("data", FILE).read_text()))
-
-
-@cache
-def shapes() -> np.ndarray:
-    """The playouts' weight of each 3x3 pattern code (kernel.pattern_code): its class's gamma."""
-    return shipped()[K.PATTERN_CLASS]

@@ -137,7 +137,6 @@ def _pattern_classes() -> tuple[np.ndarray, int]:
 
 
 PATTERN_CLASS, NPATTERN_CLASSES = _pattern_classes()
-NO_GAMMAS = np.zeros(0)  # no learned weights: michi's hand-set priors, MoGo's playout patterns
 
 
 # -- the board ---------------------------------------------------------------------------------
@@ -704,40 +703,22 @@ def matches_pattern(B, S, p, c):
 
 
 @njit(cache=CACHE)
-def _pattern_move(B, S, c, shapes):
+def _pattern_move(B, S, c):
     """A random empty neighbour of the last move that matches a 3x3 pattern for c, is legal,
-    fills no own eye and is not a self-atari; -1 if none.  The patterns are MoGo's, each
-    as likely, or with `shapes` (a weight per pattern code) those that weigh more than 1, each
-    as likely as its weight."""
+    fills no own eye and is not a self-atari; -1 if none."""
     last = S[LAST]
     if last < 0:
         return -1
     w = np.int64(S[WIDTH])
-    learned = shapes.shape[0] > 0
     found = np.empty(8, np.int64)
-    weight = np.empty(8)
     n = 0
-    total = 0.0
     for d in (-w, -w + 1, 1, w + 1, w, w - 1, -1, -w - 1):
         p = last + d
-        if B[COL, p] != EMPTY:
-            continue
-        v = shapes[pattern_code(B, S, p, c)] if learned else 2.0 if matches_pattern(B, S, p, c) else 0.0
-        if v > 1.0 and is_legal(B, S, p, c) and not is_eye(B, S, p, c) and libs_after(B, S, p, c, np.int64(2)) >= 2:
+        if B[COL, p] == EMPTY and matches_pattern(B, S, p, c) and is_legal(B, S, p, c) \
+                and not is_eye(B, S, p, c) and libs_after(B, S, p, c, np.int64(2)) >= 2:
             found[n] = p
-            weight[n] = v
-            total += v
             n += 1
-    if n == 0:
-        return -1
-    if not learned:
-        return found[np.random.randint(n)]
-    x = np.random.random() * total
-    for i in range(n - 1):
-        x -= weight[i]
-        if x < 0:
-            return found[i]
-    return found[n - 1]
+    return found[np.random.randint(n)] if n else -1
 
 
 @njit(cache=CACHE)
@@ -803,11 +784,10 @@ def random_move(B, S, c, heavy):
 
 
 @njit(cache=CACHE)
-def playout(B, S, komi, amaf, max_moves, heavy, ladders, shapes):
+def playout(B, S, komi, amaf, max_moves, heavy, ladders):
     """Play on until two passes (or max_moves): the area score, black - white - komi.
     `amaf[p]` gets the colour that played p first, where it is still 0.  `ladders`: heavy
-    playouts do not run from an atari into a ladder.  `shapes`: the pattern moves' weights
-    per 3x3 code (learned), or NO_GAMMAS for MoGo's patterns."""
+    playouts do not run from an atari into a ladder."""
     moves = 0
     while S[PASSES] < 2 and moves < max_moves:
         c = S[TOMOVE]
@@ -815,7 +795,7 @@ def playout(B, S, komi, amaf, max_moves, heavy, ladders, shapes):
         if heavy and np.random.random() < PROB_ANSWER:
             p = _answer_last(B, S, c, ladders)
         if heavy and p < 0 and np.random.random() < PROB_PATTERN:
-            p = _pattern_move(B, S, c, shapes)
+            p = _pattern_move(B, S, c)
         if p < 0:
             p = random_move(B, S, c, heavy)
         if p >= 0 and amaf[p] == 0:
@@ -826,23 +806,22 @@ def playout(B, S, komi, amaf, max_moves, heavy, ladders, shapes):
 
 
 @njit(cache=CACHE)
-def playouts(B0, S0, komi, count, heavy, ladders, shapes):
+def playouts(B0, S0, komi, count, heavy, ladders):
     """`count` playouts from the position; returns Black's wins (for benchmarks and tests)."""
     amaf = np.zeros(B0.shape[1], np.int8)
     wins = 0
     for _ in range(count):
         B = B0.copy()
         S = S0.copy()
-        if playout(B, S, komi, amaf, 3 * S[SIZE] * S[SIZE], heavy, ladders, shapes) > 0:
+        if playout(B, S, komi, amaf, 3 * S[SIZE] * S[SIZE], heavy, ladders) > 0:
             wins += 1
     return wins
 
 
 # -- the search: search.uct's tree with Go's moves, priors and playouts -------------------------
 #
-# A position is (B, S); the search's params are (komi, heavy playouts, ladders, gammas, weight,
-# shapes): the learned priors' gammas and weight, or NO_GAMMAS for michi's hand-set priors, and
-# the playouts' pattern weights per 3x3 code, or NO_GAMMAS for MoGo's patterns.
+# A position is (B, S); the search's params are (komi, heavy playouts, ladders, gammas, weight):
+# the learned priors' gammas and weight, or NO_GAMMAS for michi's hand-set priors.
 
 @njit(cache=CACHE)
 def _distance(S, a, b):
@@ -1074,20 +1053,22 @@ def _playout(pos, params, amaf):
     the winner (EMPTY for a jigo)."""
     B, S = pos
     komi, heavy, ladders = params[0], params[1], params[2]
-    result = playout(B, S, komi, amaf, 3 * S[SIZE] * S[SIZE], heavy, ladders, params[5])
+    result = playout(B, S, komi, amaf, 3 * S[SIZE] * S[SIZE], heavy, ladders)
     return BLACK if result > 0 else WHITE if result < 0 else EMPTY
 
 
 SEARCH = uct.Kernel(uct.GameKernels(_to_move, _copy, _play, _is_over, children, _playout), "go")
 
 
-def run(V, I, meta, B0, S0, komi, heavy, root_mask, count, ladders=False, gammas=NO_GAMMAS, weight=0.0,  # noqa: E741
-        shapes=NO_GAMMAS):
+NO_GAMMAS = np.zeros(0)  # the search's params without learned priors: michi's hand-set ones
+
+
+def run(V, I, meta, B0, S0, komi, heavy, root_mask, count, ladders=False, gammas=NO_GAMMAS, weight=0.0):  # noqa: E741
     """`count` iterations of the Go search in the tree (V, I, meta) from the board (B0, S0)
     (fewer if the tree fills up); returns how many were done.  For tests and tools: the
     player goes through SEARCH.search."""
     scratch = SEARCH.scratch(B0.shape[1])
-    params = (komi, heavy, ladders, gammas, weight, shapes)
+    params = (komi, heavy, ladders, gammas, weight)
     return SEARCH.run(V, I, meta, (B0, S0), params, root_mask, count, SEARCH.policy, *scratch)
 
 

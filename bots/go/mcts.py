@@ -67,7 +67,6 @@ class MCTS:
     ladders: bool = True  # read ladders: priors for working ones, no runs into them in playouts
     learned: bool = True  # priors from learned move features (bots.go.gammas), not michi's hand-set ones
     prior_weight: float = 40.0  # the learned priors' visits: the strongest move wins them all
-    shapes: bool = False  # heavy playouts' pattern moves by learned weights, not MoGo's patterns
     use_book: bool = True
     reuse: bool = True
     early_stop: bool = True
@@ -79,7 +78,6 @@ class MCTS:
     _root_state: State | None = field(default=None, init=False, repr=False)
     _ours: int | None = field(default=None, init=False, repr=False)
     _gammas: np.ndarray = field(default_factory=lambda: K.NO_GAMMAS, init=False, repr=False)
-    _shapes: np.ndarray = field(default_factory=lambda: K.NO_GAMMAS, init=False, repr=False)
 
     def __post_init__(self) -> None:
         if self.capacity < 10_000:
@@ -87,7 +85,6 @@ class MCTS:
         if not 0 <= self.prior_weight <= 1000:
             raise ValueError("prior_weight must be between 0 and 1000 visits")
         self._gammas = gammas.shipped() if self.learned else K.NO_GAMMAS
-        self._shapes = gammas.shapes() if self.shapes else K.NO_GAMMAS
         K.seed(self.seed if self.seed is not None else int.from_bytes(os.urandom(4), "little"))
 
     # -- the search -----------------------------------------------------------------------
@@ -110,8 +107,7 @@ class MCTS:
                 mask[padded(m, size)] = 1
         uct.restrict_root(tree, mask)  # a reused root: forbid the children the full rules forbid
         B, S = to_kernel(state, self._ours)
-        pos = (B, S)
-        params = (state.komi, self.heavy, self.ladders, self._gammas, float(self.prior_weight), self._shapes)
+        pos, params = (B, S), (state.komi, self.heavy, self.ladders, self._gammas, float(self.prior_weight))
         scratch = K.SEARCH.scratch(mask.shape[0])
         limit = self.playouts if self.playouts is not None else budget.nodes
         done, full = K.SEARCH.search(tree, pos, params, mask, scratch, budget.deadline - SAFETY, limit,

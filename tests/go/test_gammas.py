@@ -140,18 +140,3 @@ def test_learning_finds_the_feature_the_games_follow(tmp_path):
     gammas = G.check(json.loads(out.read_text()))
     near = gammas[F[6] + 1]
     assert all(near > 5 * gammas[F[6] + d] for d in range(2, 7))
-
-
-def test_learned_shapes_choose_the_pattern_moves_by_weight():
-    state = empty(9).play(parse_point("E5", 9))  # Black's last move E5; White to move
-    B, S = K.to_kernel(state)
-    white = np.int64(2)
-    target = K.padded(parse_point("F6", 9), 9)
-    shapes = np.full(1 << 16, 0.5)  # no pattern weighs more than 1: no pattern move
-    assert K._pattern_move(B, S, white, shapes) == -1
-    shapes[K.pattern_code(B, S, np.int64(target), white)] = 3.0  # F6's code: the stone to its lower left
-    assert {int(K._pattern_move(B, S, white, shapes)) for _ in range(100)} == {target}
-    shapes[K.pattern_code(B, S, np.int64(K.padded(parse_point("E6", 9), 9)), white)] = 1.5  # E6: 1/3 of the time
-    chosen = [int(K._pattern_move(B, S, white, shapes)) for _ in range(3000)]
-    assert 0.27 < chosen.count(K.padded(parse_point("E6", 9), 9)) / 3000 < 0.40
-    assert K._pattern_move(B, S, white, K.NO_GAMMAS) == -1  # MoGo's patterns: none next to a lone stone

@@ -267,7 +267,6 @@ def test_bench_go_prints_the_table(capsys):
     rows = lines[2:]
     labels = [("playouts, kernel light", "empty"), ("playouts, kernel heavy", "empty"),
               ("playouts, kernel heavy + ladders", "empty"),
-              ("playouts, heavy, ladders, shapes", "empty"),
               ("mcts iterations (1 worker)", "empty"), ("mcts iterations, ladders (1 worker)", "empty"),
               ("mcts iterations, ladders, learned", "empty"),
               ("alphabeta nodes (depth", "empty"),
@@ -277,11 +276,11 @@ def test_bench_go_prints_the_table(capsys):
     assert len(rows) == len(labels)
     for row, (label, position) in zip(rows, labels, strict=True):
         assert row.startswith(label) and position in row.split()
-    for row in rows[:4]:
+    for row in rows[:3]:
         assert row.endswith("x") and "playouts/s" in row
     assert rows[0].split()[-1] == "1.0x"
     assert "Python" not in out  # the pure-Python reference is test code (python -m tests.go.speed)
-    for row in rows[4:]:
+    for row in rows[3:]:
         rate = row.split("/s")[0].split()[-2]
         assert float(rate.replace(",", "")) > 0
 
