@@ -124,16 +124,19 @@ PATTERN_TABLE = _pattern_table()
 
 def _pattern_classes() -> tuple[np.ndarray, int]:
     """(class of each 3x3 code, number of classes): codes one rotation or mirror apart share a
-    class (the colours stay relative to the mover); the learned priors weigh a class."""
-    def turned(code: int, k: int, mirror: bool) -> int:
-        out = 0
-        for i in range(8):
-            j = ((-i if mirror else i) + 2 * k) % 8
-            out |= ((code >> (2 * i)) & 3) << (2 * j)
-        return out
-    canon = np.array([min(turned(code, k, m) for k in range(4) for m in (False, True)) for code in range(1 << 16)])
-    ids = {c: n for n, c in enumerate(sorted(set(canon.tolist())))}
-    return np.array([ids[c] for c in canon.tolist()], np.int64), len(ids)
+    class (the colours stay relative to the mover); the learned priors weigh a class.  Classes
+    are numbered in the order of their smallest code."""
+    codes = np.arange(1 << 16, dtype=np.int64)
+    canon = codes.copy()
+    for k in range(4):  # a quarter turn moves each neighbour two places round the ring
+        for mirror in (False, True):
+            out = np.zeros_like(codes)
+            for i in range(8):
+                j = ((-i if mirror else i) + 2 * k) % 8
+                out |= ((codes >> (2 * i)) & 3) << (2 * j)
+            canon = np.minimum(canon, out)
+    smallest, classes = np.unique(canon, return_inverse=True)
+    return classes.astype(np.int64), len(smallest)
 
 
 PATTERN_CLASS, NPATTERN_CLASSES = _pattern_classes()
