@@ -18,6 +18,7 @@ import numpy as np
 from . import kernel as K
 
 FILE = "gammas.json"
+SIZE = 9  # the board the shipped gammas were learned and tested on; other sizes keep michi's priors
 
 
 def check(table: dict) -> np.ndarray:

@@ -65,7 +65,7 @@ class MCTS:
     playouts: int | None = None  # a cap on iterations per move (None: the clock decides)
     heavy: bool = True  # playouts answer the last move and avoid self-atari
     ladders: bool = True  # read ladders: priors for working ones, no runs into them in playouts
-    learned: bool = True  # priors from learned move features (bots.go.gammas), not michi's hand-set ones
+    learned: bool = True  # on 9x9, priors from learned move features (bots.go.gammas), not michi's
     prior_weight: float = 40.0  # the learned priors' visits: the strongest move wins them all
     use_book: bool = True
     reuse: bool = True
@@ -107,7 +107,8 @@ class MCTS:
                 mask[padded(m, size)] = 1
         uct.restrict_root(tree, mask)  # a reused root: forbid the children the full rules forbid
         B, S = to_kernel(state, self._ours)
-        pos, params = (B, S), (state.komi, self.heavy, self.ladders, self._gammas, float(self.prior_weight))
+        learned = self._gammas if size == gammas.SIZE else K.NO_GAMMAS
+        pos, params = (B, S), (state.komi, self.heavy, self.ladders, learned, float(self.prior_weight))
         scratch = K.SEARCH.scratch(mask.shape[0])
         limit = self.playouts if self.playouts is not None else budget.nodes
         done, full = K.SEARCH.search(tree, pos, params, mask, scratch, budget.deadline - SAFETY, limit,

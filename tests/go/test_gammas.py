@@ -12,9 +12,10 @@ import numpy as np
 import pytest
 
 from bots.go import gammas as G, kernel as K
-from bots.go.board import BLACK, empty, from_diagram, parse_point, point_name
+from bots.go.board import BLACK, empty, from_diagram, from_moves, parse_point, point_name
 from bots.go.mcts import MCTS
 from bots.go.sgf import game_sgf
+from search import uct
 from search.budget import Budget
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -108,6 +109,20 @@ def test_shipped_gammas_fit_the_kernel():
         G.check({**table, "sizes": [1, 2]})
     with pytest.raises(ValueError, match="positive"):
         G.check({**table, "gammas": [0.0] * K.NFEATURES})
+
+
+def root_priors(size: int, learned: bool) -> list[tuple[int, float, float]]:
+    player = MCTS(learned=learned, use_book=False, seed=3, playouts=1)
+    player.choose(from_moves(size, ["C3", "D4"]), None, Budget(5.0))
+    tree = player._tree
+    assert tree is not None
+    return [(int(tree.I[uct.IMOVE, ch]), float(tree.V[uct.PN, ch]), float(tree.V[uct.PW, ch]))
+            for ch in uct.children(tree, uct.root(tree))]
+
+
+def test_learned_priors_only_on_the_board_they_were_learned_on():
+    assert root_priors(9, True) != root_priors(9, False)
+    assert root_priors(13, True) == root_priors(13, False)  # 13x13 keeps michi's priors
 
 
 def test_learned_priors_rank_a_capture_first():
