@@ -66,7 +66,7 @@ class MCTS:
     heavy: bool = True  # playouts answer the last move and avoid self-atari
     ladders: bool = True  # read ladders: priors for working ones, no runs into them in playouts
     learned: bool = True  # on 9x9, priors from learned move features (bots.go.gammas), not michi's
-    prior_weight: float = 40.0  # the learned priors' visits: the strongest move wins them all
+    prior_weight: float = 20.0  # the learned priors' visits: the strongest move wins them all
     use_book: bool = True
     reuse: bool = True
     early_stop: bool = True
