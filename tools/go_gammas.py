@@ -1,13 +1,15 @@
 """Learn the Go search's prior gammas (bots/go/data/gammas.json) from recorded 9x9 games.
 
-    python tools/go_gammas.py OUT.json RECORD_DIR... [--skip 2] [--sweeps 40] [--source TEXT]
+    python tools/go_gammas.py OUT.json RECORD_DIR... [--skip 2] [--sweeps 40] [--shapes 10] [--source TEXT]
 
 Every SGF under the directories is replayed; from move `--skip` on, each move (not a pass) is
 one competition among the mover's legal moves that fill no own eye, won by the move played.
-The gammas are fitted by Coulom's minorization-maximization ("Computing Elo ratings of move
-patterns in the game of Go", ICGA Journal 2007), one feature group at a time, each gamma with
-a virtual win and a virtual loss against a gamma of 1 (so unseen features stay at 1).
-It prints the fit's log-likelihood and how often the strongest move was the one played.
+Large patterns (the diamonds of bots.go.kernel.large_codes) played at least `--shapes` times in
+the fitted games get a gamma of their own (0: none).  The gammas are fitted by Coulom's
+minorization-maximization ("Computing Elo ratings of move patterns in the game of Go", ICGA
+Journal 2007), one feature group at a time, each gamma with a virtual win and a virtual loss
+against a gamma of 1 (so unseen features stay at 1).  It prints the fit's log-likelihood and
+how often the strongest move was the one played.
 
 The shipped table was learned from Pachi's self-play, recorded by our arena:
 
@@ -24,19 +26,21 @@ from pathlib import Path
 
 import numpy as np
 
-from bots.go import kernel as K
+from bots.go import gammas as gammas_table, kernel as K
 from bots.go.board import PASS, parse_point
 from bots.go.sgf import parse_moves
 
 
-def competitions(paths: list[Path], skip: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """(features: one row of feature indexes per competitor, its competition's number, the
-    competitor that won each competition)."""
+def competitions(paths: list[Path], skip: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """(features: one row of feature indexes per competitor, its large pattern slot still 0;
+    the competitor's two diamond codes; its competition's number; the competitor that won
+    each competition)."""
     rows: list[np.ndarray] = []
+    codes: list[np.ndarray] = []
     owner: list[np.ndarray] = []
     winners: list[int] = []
     out = np.empty(400, np.int64)
-    feats = np.empty(len(K.FEATURE_SIZES), np.int64)
+    feats = np.empty(K.NGROUPS, np.int64)
     first = 0
     for path in paths:
         size, _komi, names = parse_moves(path.read_text())
@@ -49,21 +53,46 @@ def competitions(paths: list[Path], skip: int) -> tuple[np.ndarray, np.ndarray, 
                 legal = list(out[:n])
                 if p in legal:
                     c = S[K.TOMOVE]
-                    block = np.empty((n, len(K.FEATURE_SIZES)), np.int64)
+                    block = np.empty((n, K.NGROUPS), np.int64)
+                    pair = np.empty((n, 2), np.int64)
                     for k in range(n):
-                        K.move_features(B, S, out[k], c, True, feats)
+                        K.move_features(B, S, out[k], c, True, K.NO_SHAPES, feats)
                         block[k] = feats
+                        pair[k] = K.large_codes(B, S, out[k], c)
                     rows.append(block)
+                    codes.append(pair)
                     owner.append(np.full(n, len(winners), np.int64))
                     winners.append(first + legal.index(p))
                     first += n
             K.play(B, S, p)
-    return np.concatenate(rows), np.concatenate(owner), np.array(winners, np.int64)
+    return np.concatenate(rows), np.concatenate(codes), np.concatenate(owner), np.array(winners, np.int64)
 
 
-def fit(F: np.ndarray, owner: np.ndarray, winners: np.ndarray, sweeps: int) -> np.ndarray:
+def harvest(codes: np.ndarray, winners: np.ndarray, least: int) -> np.ndarray:
+    """The sorted codes of the diamonds (of either size) played at least `least` times."""
+    if least <= 0:
+        return K.NO_SHAPES
+    played, counts = np.unique(codes[winners].ravel(), return_counts=True)
+    return played[counts >= least].astype(np.int64)
+
+
+def place(F: np.ndarray, codes: np.ndarray, shapes: np.ndarray) -> None:
+    """Fill the large patterns' column of F: the slot of each competitor's largest known diamond."""
+    slot = np.zeros(len(F), np.int64)
+    if len(shapes):
+        for col in (0, 1):  # the distance-3 diamond, looked at last, wins
+            i = np.minimum(np.searchsorted(shapes, codes[:, col]), len(shapes) - 1)
+            known = shapes[i] == codes[:, col]
+            slot[known] = i[known] + 1
+    F[:, -1] = K.NFEATURES + slot
+
+
+def fit(F: np.ndarray, owner: np.ndarray, winners: np.ndarray, sweeps: int, nshapes: int) -> np.ndarray:
     """Minorization-maximization of the gammas over the competitions."""
-    gammas = np.ones(K.NFEATURES)
+    sizes = K.FEATURE_SIZES + (1 + nshapes,)
+    offsets = K.FEATURE_OFFSETS + (K.NFEATURES,)
+    total_size = K.NFEATURES + 1 + nshapes
+    gammas = np.ones(total_size)
     ncomp = len(winners)
     for _ in range(sweeps):
         for g in range(F.shape[1]):
@@ -71,9 +100,9 @@ def fit(F: np.ndarray, owner: np.ndarray, winners: np.ndarray, sweeps: int) -> n
             total = np.bincount(owner, weights=strength, minlength=ncomp)
             col = F[:, g]
             others = strength / gammas[col] / total[owner]
-            denom = np.bincount(col, weights=others, minlength=K.NFEATURES)
-            wins = np.bincount(col[winners], minlength=K.NFEATURES).astype(float)
-            lo, hi = K.FEATURE_OFFSETS[g], K.FEATURE_OFFSETS[g] + K.FEATURE_SIZES[g]
+            denom = np.bincount(col, weights=others, minlength=total_size)
+            wins = np.bincount(col[winners], minlength=total_size).astype(float)
+            lo, hi = offsets[g], offsets[g] + sizes[g]
             g_now = gammas[lo:hi]
             gammas[lo:hi] = (wins[lo:hi] + 1.0) / (denom[lo:hi] + 2.0 / (g_now + 1.0))
     return gammas
@@ -95,25 +124,38 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("records", type=Path, nargs="+")
     parser.add_argument("--skip", type=int, default=2, help="moves of each game not learned from (random openings)")
     parser.add_argument("--sweeps", type=int, default=40)
+    parser.add_argument("--shapes", type=int, default=10,
+                        help="a large pattern played this often in the fitted games gets its own gamma (0: none)")
     parser.add_argument("--holdout", type=float, default=0.1, help="share of games kept out of the fit to test it")
+    parser.add_argument("--compare", type=Path, nargs="*", default=[],
+                        help="tables whose figures on the held-out games are printed too")
     parser.add_argument("--source", default="", help="where the games came from, written into the table")
     args = parser.parse_args(argv)
     paths = sorted(p for d in args.records for p in d.rglob("*.sgf"))
     if not paths:
         parser.error("no .sgf files under " + " ".join(map(str, args.records)))
     cut = len(paths) - int(len(paths) * args.holdout)
-    F, owner, winners = competitions(paths[:cut], args.skip)
-    gammas = fit(F, owner, winners, args.sweeps)
+    F, codes, owner, winners = competitions(paths[:cut], args.skip)
+    shapes = harvest(codes, winners, args.shapes)
+    place(F, codes, shapes)
+    gammas = fit(F, owner, winners, args.sweeps, len(shapes))
     loglik, top = report(F, owner, winners, gammas)
-    print(f"{cut} games, {len(winners)} moves: log-likelihood {loglik:.3f}, strongest played {top:.1%}")
+    print(f"{cut} games, {len(winners)} moves, {len(shapes)} large patterns: log-likelihood {loglik:.3f}, "
+          f"strongest played {top:.1%}")
     if cut < len(paths):
-        Ft, ot, wt = competitions(paths[cut:], args.skip)
+        Ft, ct, ot, wt = competitions(paths[cut:], args.skip)
+        place(Ft, ct, shapes)
         loglik, top = report(Ft, ot, wt, gammas)
-        uniform = report(Ft, ot, wt, np.ones(K.NFEATURES))[0]
+        uniform = report(Ft, ot, wt, np.ones(len(gammas)))[0]
         print(f"held out: {len(paths) - cut} games, {len(wt)} moves: log-likelihood {loglik:.3f} "
               f"(uniform {uniform:.3f}), strongest played {top:.1%}")
+        for other in args.compare:
+            table = gammas_table.load(other)
+            place(Ft, ct, table.shapes)
+            loglik, top = report(Ft, ot, wt, table.gammas)
+            print(f"held out, {other}: log-likelihood {loglik:.3f}, strongest played {top:.1%}")
     table = {"source": args.source, "games": cut, "moves": len(winners), "sizes": list(K.FEATURE_SIZES),
-             "gammas": [round(float(g), 6) for g in gammas]}
+             "shapes": [int(x) for x in shapes], "gammas": [round(float(g), 6) for g in gammas]}
     args.out.write_text(json.dumps(table) + "\n")
     return 0
 

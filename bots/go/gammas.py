@@ -4,7 +4,8 @@ A move's strength is the product of its features' gammas (Coulom's generalized B
 model, 2007); the search gives each child prior wins by its strength against the strongest
 move's (bots.go.kernel.children).  `data/gammas.json` holds them, learned offline by
 `tools/go_gammas.py` from recorded games (its `source` says which); nothing is learned or
-downloaded at run time.
+downloaded at run time.  A table may also list large patterns (`shapes`: the sorted codes of
+`bots.go.kernel.large_codes` it learned a gamma for, after the fixed groups' gammas).
 """
 
 from __future__ import annotations
@@ -12,6 +13,8 @@ from __future__ import annotations
 import json
 from functools import cache
 from importlib import resources
+from pathlib import Path
+from typing import NamedTuple
 
 import numpy as np
 
@@ -21,19 +24,41 @@ FILE = "gammas.json"
 SIZE = 9  # the board the shipped gammas were learned and tested on; other sizes keep michi's priors
 
 
-def check(table: dict) -> np.ndarray:
-    """The gamma vector of a gammas table (as `tools/go_gammas.py` writes it); ValueError if it
-    was learned for other features than the kernel's."""
+class Table(NamedTuple):
+    gammas: np.ndarray  # NFEATURES fixed groups' gammas, then 1 + len(shapes) large patterns'
+    shapes: np.ndarray  # sorted int64 codes of the known large patterns (maybe none)
+
+
+NONE = Table(K.NO_GAMMAS, K.NO_SHAPES)  # no learned priors: the search uses michi's hand-set ones
+
+
+def check(table: dict) -> Table:
+    """The gammas and shapes of a table as `tools/go_gammas.py` writes it; ValueError if it
+    was learned for other features than the kernel's or is malformed."""
     sizes = tuple(table.get("sizes", ()))
     if sizes != K.FEATURE_SIZES:
         raise ValueError(f"the gammas were learned for feature groups {sizes}, the kernel has {K.FEATURE_SIZES}")
+    shapes = np.asarray(table.get("shapes", []), np.int64)
+    if shapes.ndim != 1 or np.any(np.diff(shapes) <= 0):
+        raise ValueError("the shapes must be a list of distinct codes in increasing order")
     gammas = np.asarray(table["gammas"], np.float64)
-    if gammas.shape != (K.NFEATURES,) or not np.all(np.isfinite(gammas)) or np.any(gammas <= 0):
-        raise ValueError(f"the gammas must be {K.NFEATURES} positive numbers")
-    return gammas
+    n = K.NFEATURES + 1 + len(shapes)
+    if len(gammas) == K.NFEATURES and not len(shapes):  # written before the large patterns: their slot weighs 1
+        gammas = np.append(gammas, 1.0)
+    if gammas.shape != (n,) or not np.all(np.isfinite(gammas)) or np.any(gammas <= 0):
+        raise ValueError(f"the gammas must be {n} positive numbers")
+    return Table(gammas, shapes)
+
+
+def load(path: str | Path) -> Table:
+    """A table from a file (`mcts:gammas_file=`); ValueError naming the file if it is not one."""
+    try:
+        return check(json.loads(Path(path).read_text()))
+    except (OSError, ValueError, KeyError, TypeError) as e:
+        raise ValueError(f"{path}: not a gammas table of tools/go_gammas.py: {e}") from None
 
 
 @cache
-def shipped() -> np.ndarray:
+def shipped() -> Table:
     """The gammas shipped with the package."""
     return check(json.loads(resources.files("bots.go").joinpath("data", FILE).read_text()))

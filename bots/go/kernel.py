@@ -823,8 +823,8 @@ def playouts(B0, S0, komi, count, heavy, ladders):
 
 # -- the search: search.uct's tree with Go's moves, priors and playouts -------------------------
 #
-# A position is (B, S); the search's params are (komi, heavy playouts, ladders, gammas, weight):
-# the learned priors' gammas and weight, or NO_GAMMAS for michi's hand-set priors.
+# A position is (B, S); the search's params are (komi, heavy playouts, ladders, gammas, weight,
+# shapes): the learned priors' gammas, weight and large patterns, or NO_GAMMAS for michi's priors.
 
 @njit(cache=CACHE)
 def _distance(S, a, b):
@@ -927,11 +927,81 @@ def _priors(B, S, p, c, ladders):
 # liberties, with 2, not saved); a self-atari (no, of one stone, of more); an atari (no,
 # one whose ladder works, another); its string caught in a ladder (no, yes); its distance to
 # the last move and to the one before (none, 1 to 5, more: as _distance); its line (1 to 5+);
-# no stone within distance 3 (no, yes).
+# no stone within distance 3 (no, yes).  Then, with a table of large patterns (`shapes`, sorted
+# codes of `large_codes`), one more group: the largest known diamond around the move (slot 0:
+# none known, slot i: shapes[i - 1]); its gammas follow the fixed groups' NFEATURES.
 FEATURE_SIZES = (NPATTERN_CLASSES, 4, 4, 3, 3, 2, 7, 7, 5, 2)
 FEATURE_OFFSETS = tuple(sum(FEATURE_SIZES[:i]) for i in range(len(FEATURE_SIZES)))
 NFEATURES = sum(FEATURE_SIZES)
+NGROUPS = len(FEATURE_SIZES) + 1  # with the large patterns' group
 _F = FEATURE_OFFSETS
+NO_SHAPES = np.zeros(0, np.int64)  # no large patterns: every move is in slot 0
+
+
+def _diamond_points() -> tuple[np.ndarray, np.ndarray]:
+    """The points within Manhattan distance 3 of a move as (dr, dc): the distance-2 diamond
+    first (4 at distance 1, the 4 diagonal neighbours, 4 at distance 2 in line), then the 12 at
+    distance 3; and (8 symmetries, 24): under each rotation and mirror, which of them lands on
+    each point.  Every symmetry maps the first 12 onto themselves, so one pass codes both."""
+    base = [(-1, 0), (0, 1), (1, 0), (0, -1), (-1, 1), (1, 1), (1, -1), (-1, -1), (-2, 0), (0, 2), (2, 0), (0, -2),
+            (-3, 0), (0, 3), (3, 0), (0, -3), (-2, 1), (-1, 2), (1, 2), (2, 1), (2, -1), (1, -2), (-1, -2), (-2, -1)]
+    images = []
+    for flip in (False, True):
+        for turn in range(4):
+            image = []
+            for dr, dc in base:
+                if flip:
+                    dc = -dc
+                for _ in range(turn):
+                    dr, dc = dc, -dr
+                image.append(base.index((dr, dc)))
+            images.append(image)
+    return np.array(base, np.int64), np.array(images, np.int64)
+
+
+DIAMOND, DIAMOND_IMAGES = _diamond_points()
+SMALL_DIAMOND = 12  # points of the distance-2 diamond
+LARGE_TAG = np.int64(1) << 50  # marks a distance-3 code, so the two kinds never collide
+
+
+@njit(cache=CACHE)
+def large_codes(B, S, p, c):
+    """(the distance-2 diamond's code, the distance-3 diamond's code | LARGE_TAG) around p,
+    seen by c: 2 bits a point (empty, c's, the opponent's, off the board), the least code of
+    the 8 rotations and mirrors."""
+    w = np.int64(S[WIDTH])
+    size = S[SIZE]
+    r0, c0 = p // w, p % w
+    n = DIAMOND.shape[0]
+    v = np.empty(n, np.int64)
+    for i in range(n):
+        r, cc = r0 + DIAMOND[i, 0], c0 + DIAMOND[i, 1]
+        v[i] = 3
+        if 1 <= r <= size and 1 <= cc <= size:
+            k = B[COL, r * w + cc]
+            v[i] = 0 if k == EMPTY else 1 if k == c else 2
+    small = np.int64(1) << 62
+    large = np.int64(1) << 62
+    for s in range(8):
+        code = np.int64(0)
+        for i in range(n):
+            code |= v[DIAMOND_IMAGES[s, i]] << np.int64(2 * i)
+            if i == SMALL_DIAMOND - 1:
+                small = min(small, code)
+        large = min(large, code)
+    return small, large | LARGE_TAG
+
+
+@njit(cache=CACHE)
+def shape_slot(shapes, small, large):
+    """The large patterns' slot of a move with these codes: the distance-3 diamond's if the
+    table knows it, else the distance-2 one's, else 0."""
+    n = shapes.shape[0]
+    for code in (large, small):
+        i = np.searchsorted(shapes, code)
+        if i < n and shapes[i] == code:
+            return i + 1
+    return 0
 
 
 @njit(cache=CACHE)
@@ -943,9 +1013,9 @@ def _distance_bin(S, p, q):
 
 
 @njit(cache=CACHE)
-def move_features(B, S, p, c, ladders, out):
-    """The feature of each group of c playing p (legal, not an own eye) into out[0..9], as
-    indexes into the gamma vector."""
+def move_features(B, S, p, c, ladders, shapes, out):
+    """The feature of each group of c playing p (legal, not an own eye) into out[0..10], as
+    indexes into the gamma vector; `shapes`: the large patterns' table (NO_SHAPES for none)."""
     w = np.int64(S[WIDTH])
     out[0] = PATTERN_CLASS[pattern_code(B, S, p, c)]
     captured = captures_by(B, S, p, c)
@@ -978,12 +1048,17 @@ def move_features(B, S, p, c, ladders, out):
     out[7] = _F[7] + _distance_bin(S, p, S[LAST2])
     out[8] = _F[8] + min(_line(S, p), 5) - 1
     out[9] = _F[9] + (0 if _near_stones(B, S, p, 3) else 1)
+    slot = 0
+    if shapes.shape[0]:
+        small, large = large_codes(B, S, p, c)
+        slot = shape_slot(shapes, small, large)
+    out[10] = NFEATURES + slot
 
 
 @njit(cache=CACHE)
-def move_strength(B, S, p, c, ladders, gammas, scratch):
+def move_strength(B, S, p, c, ladders, gammas, shapes, scratch):
     """The product of the gammas of c playing p's features."""
-    move_features(B, S, p, c, ladders, scratch)
+    move_features(B, S, p, c, ladders, shapes, scratch)
     s = 1.0
     for i in range(scratch.shape[0]):
         s *= gammas[scratch[i]]
@@ -1000,7 +1075,7 @@ def children(pos, params, mask, moves, prior):
     c = S[TOMOVE]
     gammas, weight = params[3], params[4]
     learned = gammas.shape[0] > 0
-    scratch = np.empty(len(FEATURE_SIZES), np.int64)
+    scratch = np.empty(NGROUPS, np.int64)
     k = 0
     strongest = 0.0
     for j in range(S[NEMPTY]):
@@ -1010,7 +1085,7 @@ def children(pos, params, mask, moves, prior):
         if is_legal(B, S, p, c) and not is_eye(B, S, p, c):
             moves[k] = p
             if learned:
-                s = move_strength(B, S, p, c, params[2], gammas, scratch)
+                s = move_strength(B, S, p, c, params[2], gammas, params[5], scratch)
                 prior[1, k] = s
                 strongest = max(strongest, s)
             else:
@@ -1066,12 +1141,13 @@ SEARCH = uct.Kernel(uct.GameKernels(_to_move, _copy, _play, _is_over, children, 
 NO_GAMMAS = np.zeros(0)  # the search's params without learned priors: michi's hand-set ones
 
 
-def run(V, I, meta, B0, S0, komi, heavy, root_mask, count, ladders=False, gammas=NO_GAMMAS, weight=0.0):  # noqa: E741
+def run(V, I, meta, B0, S0, komi, heavy, root_mask, count, ladders=False, gammas=NO_GAMMAS, weight=0.0,  # noqa: E741
+        shapes=NO_SHAPES):
     """`count` iterations of the Go search in the tree (V, I, meta) from the board (B0, S0)
     (fewer if the tree fills up); returns how many were done.  For tests and tools: the
     player goes through SEARCH.search."""
     scratch = SEARCH.scratch(B0.shape[1])
-    params = (komi, heavy, ladders, gammas, weight)
+    params = (komi, heavy, ladders, gammas, weight, shapes)
     return SEARCH.run(V, I, meta, (B0, S0), params, root_mask, count, SEARCH.policy, *scratch)
 
 

@@ -67,6 +67,7 @@ class MCTS:
     ladders: bool = True  # read ladders: priors for working ones, no runs into them in playouts
     learned: bool = True  # on 9x9, priors from learned move features (bots.go.gammas), not michi's
     prior_weight: float = 20.0  # the learned priors' visits: the strongest move wins them all
+    gammas_file: str = ""  # a table of tools/go_gammas.py for the learned priors ("": the shipped one)
     use_book: bool = True
     reuse: bool = True
     early_stop: bool = True
@@ -77,14 +78,15 @@ class MCTS:
     _tree: uct.Tree | None = field(default=None, init=False, repr=False)
     _root_state: State | None = field(default=None, init=False, repr=False)
     _ours: int | None = field(default=None, init=False, repr=False)
-    _gammas: np.ndarray = field(default_factory=lambda: K.NO_GAMMAS, init=False, repr=False)
+    _table: gammas.Table = field(default=gammas.NONE, init=False, repr=False)
 
     def __post_init__(self) -> None:
         if self.capacity < 10_000:
             raise ValueError("capacity must be at least 10000 nodes")
         if not 0 <= self.prior_weight <= 1000:
             raise ValueError("prior_weight must be between 0 and 1000 visits")
-        self._gammas = gammas.shipped() if self.learned else K.NO_GAMMAS
+        if self.learned:
+            self._table = gammas.load(self.gammas_file) if self.gammas_file else gammas.shipped()
         K.seed(self.seed if self.seed is not None else int.from_bytes(os.urandom(4), "little"))
 
     # -- the search -----------------------------------------------------------------------
@@ -107,8 +109,9 @@ class MCTS:
                 mask[padded(m, size)] = 1
         uct.restrict_root(tree, mask)  # a reused root: forbid the children the full rules forbid
         B, S = to_kernel(state, self._ours)
-        learned = self._gammas if size == gammas.SIZE else K.NO_GAMMAS
-        pos, params = (B, S), (state.komi, self.heavy, self.ladders, learned, float(self.prior_weight))
+        table = self._table if size == gammas.SIZE else gammas.NONE
+        pos, params = (B, S), (state.komi, self.heavy, self.ladders, table.gammas, float(self.prior_weight),
+                               table.shapes)
         scratch = K.SEARCH.scratch(mask.shape[0])
         limit = self.playouts if self.playouts is not None else budget.nodes
         done, full = K.SEARCH.search(tree, pos, params, mask, scratch, budget.deadline - SAFETY, limit,

@@ -36,8 +36,8 @@ POSITION = """
 
 def features(state, name: str, before: int | None = None) -> list[int]:
     B, S = K.to_kernel(state, before)
-    out = np.empty(len(K.FEATURE_SIZES), np.int64)
-    K.move_features(B, S, np.int64(K.padded(parse_point(name, 9), 9)), S[K.TOMOVE], True, out)
+    out = np.empty(K.NGROUPS, np.int64)
+    K.move_features(B, S, np.int64(K.padded(parse_point(name, 9), 9)), S[K.TOMOVE], True, K.NO_SHAPES, out)
     return [int(v) for v in out]
 
 
@@ -47,8 +47,9 @@ def test_each_feature_falls_in_its_group():
     out = np.empty(400, np.int64)
     for p in out[:K.moves(B, S, out)]:
         f = features(state, point_name(K.unpadded(int(p), 9), 9))
-        for g, v in enumerate(f):
+        for g, v in enumerate(f[:-1]):
             assert F[g] <= v < F[g] + K.FEATURE_SIZES[g]
+        assert f[-1] == K.NFEATURES  # no large patterns known: slot 0
 
 
 def test_capture_atari_self_atari_and_distance():
@@ -77,8 +78,8 @@ def test_self_atari_of_one_stone():
 . . . . .
 """, to_move=BLACK)
     B, S = K.to_kernel(state)
-    out = np.empty(len(K.FEATURE_SIZES), np.int64)
-    K.move_features(B, S, np.int64(K.padded(parse_point("A5", 5), 5)), np.int64(BLACK), True, out)
+    out = np.empty(K.NGROUPS, np.int64)
+    K.move_features(B, S, np.int64(K.padded(parse_point("A5", 5), 5)), np.int64(BLACK), True, K.NO_SHAPES, out)
     assert out[3] == F[3] + 1
 
 
@@ -101,14 +102,14 @@ def test_a_pattern_class_is_the_same_in_every_orientation():
 
 
 def test_shipped_gammas_fit_the_kernel():
-    gammas = G.shipped()
-    assert gammas.shape == (K.NFEATURES,) and np.all(gammas > 0)
+    gammas, shapes = G.shipped()
+    assert gammas.shape == (K.NFEATURES + 1 + len(shapes),) and np.all(gammas > 0)
     table = json.loads((ROOT / "bots" / "go" / "data" / "gammas.json").read_text())
     assert table["source"] and table["moves"] > 1000
     with pytest.raises(ValueError, match="feature groups"):
         G.check({**table, "sizes": [1, 2]})
     with pytest.raises(ValueError, match="positive"):
-        G.check({**table, "gammas": [0.0] * K.NFEATURES})
+        G.check({**table, "gammas": [0.0] * len(gammas)})
 
 
 def root_priors(size: int, learned: bool) -> list[tuple[int, float, float]]:
@@ -149,9 +150,86 @@ def test_learning_finds_the_feature_the_games_follow(tmp_path):
         (tmp_path / f"g{g}.sgf").write_text(game_sgf(9, 7.5, "a", "b", moves, "?"))
     out = tmp_path / "gammas.json"
     done = subprocess.run([sys.executable, str(ROOT / "tools" / "go_gammas.py"), str(out), str(tmp_path),
-                           "--sweeps", "10", "--source", "test"], capture_output=True, text=True, timeout=300)
+                           "--sweeps", "10", "--shapes", "3", "--source", "test"], capture_output=True, text=True,
+                          timeout=300)
     assert done.returncode == 0, done.stderr
     assert "held out" in done.stdout
-    gammas = G.check(json.loads(out.read_text()))
+    table = G.check(json.loads(out.read_text()))
+    gammas = table.gammas
     near = gammas[F[6] + 1]
     assert all(near > 5 * gammas[F[6] + d] for d in range(2, 7))
+    assert len(table.shapes) > 0  # diamonds played 3 times or more got gammas of their own
+    player = MCTS(gammas_file=str(out), use_book=False, seed=3, playouts=50)
+    r = player.choose(from_moves(9, ["C3", "D4"]), None, Budget(5.0))
+    assert from_moves(9, ["C3", "D4"]).is_legal(r.move)
+
+
+def diamond_codes(stones: dict[tuple[int, int], str], name: str = "E5") -> set[tuple[int, int]]:
+    """The large_codes of Black playing `name` in every rotation and mirror of `stones`
+    (row, col from the top of a 9x9 board, around E5)."""
+    seen = set()
+    for k in range(4):
+        for mirror in (False, True):
+            rows = [["."] * 9 for _ in range(9)]
+            for (r, c), v in stones.items():
+                for _ in range(k):
+                    r, c = c, 8 - r
+                if mirror:
+                    c = 8 - c
+                rows[r][c] = v
+            state = from_diagram("\n".join(" ".join(r) for r in rows), to_move=BLACK)
+            B, S = K.to_kernel(state)
+            small, large = K.large_codes(B, S, np.int64(K.padded(parse_point(name, 9), 9)), np.int64(BLACK))
+            seen.add((int(small), int(large)))
+    return seen
+
+
+def test_a_large_pattern_is_the_same_in_every_orientation_and_sees_distance_three():
+    near = {(3, 4): "X", (4, 6): "O", (6, 4): "X"}  # distance 1 and 2 from E5
+    codes = diamond_codes(near)
+    assert len(codes) == 1
+    far = diamond_codes({**near, (1, 4): "O"})  # and one at distance 3
+    assert len(far) == 1
+    (small, large), = codes
+    (small_far, large_far), = far
+    assert small_far == small and large_far != large
+    assert large & K.LARGE_TAG and not small & K.LARGE_TAG
+    state = from_moves(9, ["E6", "A9", "E3"])  # White to move; E5 and E2 each have a black stone above
+    B, S = K.to_kernel(state)
+    centre, edge = (K.large_codes(B, S, np.int64(K.padded(parse_point(n, 9), 9)), np.int64(2)) for n in ("E5", "E2"))
+    assert edge[0] != centre[0]  # points off the board are not empty ones
+
+
+def test_the_largest_known_diamond_names_the_slot():
+    (small, large), = diamond_codes({(3, 4): "X", (1, 4): "O"})
+    other = int(K.LARGE_TAG) + 5
+    one = sorted([small, other])
+    assert K.shape_slot(np.array(one, np.int64), small, large) == 1 + one.index(small)
+    both = np.array(sorted([small, large]), np.int64)
+    assert K.shape_slot(both, small, large) == 1 + list(both).index(large)
+    assert K.shape_slot(np.array([other], np.int64), small, large) == 0
+    assert K.shape_slot(K.NO_SHAPES, small, large) == 0
+    state = from_diagram(POSITION, to_move=BLACK)
+    B, S = K.to_kernel(state)
+    p = np.int64(K.padded(parse_point("E6", 9), 9))
+    codes = K.large_codes(B, S, p, np.int64(BLACK))
+    out = np.empty(K.NGROUPS, np.int64)
+    K.move_features(B, S, p, np.int64(BLACK), True, np.array([codes[1]], np.int64), out)
+    assert out[-1] == K.NFEATURES + 1
+
+
+def test_a_gammas_file_that_is_not_a_table_is_named(tmp_path):
+    with pytest.raises(ValueError, match="missing.json"):
+        G.load(tmp_path / "missing.json")
+    bad = tmp_path / "bad.json"
+    bad.write_text("{not json")
+    with pytest.raises(ValueError, match="bad.json"):
+        MCTS(gammas_file=str(bad))
+    table = json.loads((ROOT / "bots" / "go" / "data" / "gammas.json").read_text())
+    unsorted = tmp_path / "unsorted.json"
+    unsorted.write_text(json.dumps({**table, "shapes": [5, 3], "gammas": table["gammas"][:K.NFEATURES] + [1.0] * 3}))
+    with pytest.raises(ValueError, match="increasing order"):
+        G.load(unsorted)
+    old = tmp_path / "old.json"  # a table written before the large patterns: still read
+    old.write_text(json.dumps({**table, "shapes": [], "gammas": table["gammas"][:K.NFEATURES]}))
+    assert G.load(old).gammas.shape == (K.NFEATURES + 1,)

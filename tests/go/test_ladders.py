@@ -170,7 +170,7 @@ def test_the_tree_frowns_on_the_run_into_a_ladder_and_likes_the_atari_that_works
         B, S = K.to_kernel(from_diagram(diagram, to_move=WHITE))
         moves = np.empty(100, np.int64)
         prior = np.empty((2, 100))
-        n = K.children((B, S), (7.5, True, ladders, K.NO_GAMMAS, 0.0), np.zeros(0, np.uint8), moves, prior)
+        n = K.children((B, S), (7.5, True, ladders, K.NO_GAMMAS, 0.0, K.NO_SHAPES), np.zeros(0, np.uint8), moves, prior)
         return {("pass" if moves[i] == K.PASS else point_name(K.unpadded(int(moves[i]), 9), 9)):
                 (prior[0, i], prior[1, i]) for i in range(n)}
 
