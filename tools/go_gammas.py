@@ -1,6 +1,6 @@
 """Learn the Go search's prior gammas (bots/go/data/gammas.json) from recorded 9x9 games.
 
-    python tools/go_gammas.py OUT.json RECORD_DIR... [--skip 2] [--sweeps 40] [--shapes 10] [--source TEXT]
+    python tools/go_gammas.py OUT.json RECORD_DIR... [--skip 2] [--sweeps 40] [--shapes 0] [--source TEXT]
 
 Every SGF under the directories is replayed; from move `--skip` on, each move (not a pass) is
 one competition among the mover's legal moves that fill no own eye, won by the move played.
@@ -11,7 +11,8 @@ Journal 2007), one feature group at a time, each gamma with a virtual win and a 
 against a gamma of 1 (so unseen features stay at 1).  It prints the fit's log-likelihood and
 how often the strongest move was the one played.
 
-The shipped table was learned from Pachi's self-play, recorded by our arena:
+The shipped table was learned from Pachi's self-play, recorded by our arena (run from Pachi's
+source directory, where it finds its joseki file):
 
     P="gtp:pachi -t =4000 threads=1"
     bots arena go --a "$P" --b "$P" --games 400 --parallel 2 --opening-moves 2 --record rec --workers 1
@@ -124,8 +125,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("records", type=Path, nargs="+")
     parser.add_argument("--skip", type=int, default=2, help="moves of each game not learned from (random openings)")
     parser.add_argument("--sweeps", type=int, default=40)
-    parser.add_argument("--shapes", type=int, default=10,
-                        help="a large pattern played this often in the fitted games gets its own gamma (0: none)")
+    parser.add_argument("--shapes", type=int, default=0,
+                        help="a large pattern played this often in the fitted games gets its own gamma "
+                             "(0, the shipped table: none)")
     parser.add_argument("--holdout", type=float, default=0.1, help="share of games kept out of the fit to test it")
     parser.add_argument("--compare", type=Path, nargs="*", default=[],
                         help="tables whose figures on the held-out games are printed too")
