@@ -83,9 +83,10 @@ def test_self_atari_of_one_stone():
     assert out[3] == F[3] + 1
 
 
-def test_a_pattern_class_is_the_same_in_every_orientation():
-    stones = {(3, 4): "X", (4, 5): "O", (5, 3): "X"}  # around E5 on 9x9 (row, col from the top)
-    classes = set()
+def orientations(stones: dict[tuple[int, int], str]) -> list:
+    """The 9x9 positions (Black to move) of `stones` (row, col from the top) in each of the 8
+    rotations and mirrors about E5."""
+    states = []
     for k in range(4):
         for mirror in (False, True):
             rows = [["."] * 9 for _ in range(9)]
@@ -95,8 +96,13 @@ def test_a_pattern_class_is_the_same_in_every_orientation():
                 if mirror:
                     c = 8 - c
                 rows[r][c] = v
-            state = from_diagram("\n".join(" ".join(r) for r in rows))
-            classes.add(features(state, "E5")[0])
+            states.append(from_diagram("\n".join(" ".join(r) for r in rows), to_move=BLACK))
+    return states
+
+
+def test_a_pattern_class_is_the_same_in_every_orientation():
+    stones = {(3, 4): "X", (4, 5): "O", (5, 3): "X"}  # around E5 on 9x9 (row, col from the top)
+    classes = {features(state, "E5")[0] for state in orientations(stones)}
     assert len(classes) == 1
     assert K.PATTERN_CLASS.max() == K.NPATTERN_CLASSES - 1 < 65536 // 7  # the classes are few
 
@@ -164,23 +170,13 @@ def test_learning_finds_the_feature_the_games_follow(tmp_path):
     assert from_moves(9, ["C3", "D4"]).is_legal(r.move)
 
 
-def diamond_codes(stones: dict[tuple[int, int], str], name: str = "E5") -> set[tuple[int, int]]:
-    """The large_codes of Black playing `name` in every rotation and mirror of `stones`
-    (row, col from the top of a 9x9 board, around E5)."""
+def diamond_codes(stones: dict[tuple[int, int], str]) -> set[tuple[int, int]]:
+    """The large_codes of Black playing E5 in every rotation and mirror of `stones`."""
     seen = set()
-    for k in range(4):
-        for mirror in (False, True):
-            rows = [["."] * 9 for _ in range(9)]
-            for (r, c), v in stones.items():
-                for _ in range(k):
-                    r, c = c, 8 - r
-                if mirror:
-                    c = 8 - c
-                rows[r][c] = v
-            state = from_diagram("\n".join(" ".join(r) for r in rows), to_move=BLACK)
-            B, S = K.to_kernel(state)
-            small, large = K.large_codes(B, S, np.int64(K.padded(parse_point(name, 9), 9)), np.int64(BLACK))
-            seen.add((int(small), int(large)))
+    for state in orientations(stones):
+        B, S = K.to_kernel(state)
+        small, large = K.large_codes(B, S, np.int64(K.padded(parse_point("E5", 9), 9)), np.int64(BLACK))
+        seen.add((int(small), int(large)))
     return seen
 
 
