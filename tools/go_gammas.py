@@ -78,14 +78,9 @@ def harvest(codes: np.ndarray, winners: np.ndarray, least: int) -> np.ndarray:
 
 
 def place(F: np.ndarray, codes: np.ndarray, shapes: np.ndarray) -> None:
-    """Fill the large patterns' column of F: the slot of each competitor's largest known diamond."""
-    slot = np.zeros(len(F), np.int64)
-    if len(shapes):
-        for col in (0, 1):  # the distance-3 diamond, looked at last, wins
-            i = np.minimum(np.searchsorted(shapes, codes[:, col]), len(shapes) - 1)
-            known = shapes[i] == codes[:, col]
-            slot[known] = i[known] + 1
-    F[:, -1] = K.NFEATURES + slot
+    """Fill the large patterns' column of F: the slot of each competitor's largest known
+    diamond, as the search finds it (bots.go.kernel.shape_slot)."""
+    F[:, -1] = K.NFEATURES + np.array([K.shape_slot(shapes, small, large) for small, large in codes], np.int64)
 
 
 def fit(F: np.ndarray, owner: np.ndarray, winners: np.ndarray, sweeps: int, nshapes: int) -> np.ndarray:
