@@ -5,8 +5,11 @@ on every setup the seats alternate game by game (A takes the first seat in even 
 with its 95% interval per setup, in total and in each seat.
 
 A game that crashes (our bug or a broken setup, not a player's fault: those are in its record)
-is logged and reported, and the command exits 1.  --record keeps each game's record (JSON, and
-SGF for the games recorded as SGF) for `bots replay`; --json appends each record as a line.
+is logged and reported, and the command exits 1.  An external engine that fails its setup
+(it exits, or refuses boardsize) in SETUP_FAILURES games in a row stops the match: no more
+games are started, and the command exits 1 naming the engine and its last error.  --record
+keeps each game's record (JSON, and SGF for the games recorded as SGF) for `bots replay`;
+--json appends each record as a line.
 
 --sprt "elo0=0 elo1=10 alpha=0.05 beta=0.05" makes the match a sequential test of A against
 B (bots.sprt, docs/sprt.md): pairs of games, one setup and one seed each with the seats
@@ -24,7 +27,7 @@ import math
 import re
 import time
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterable
+from typing import Any, Callable, Iterable, Iterator
 
 from . import records as game_records
 from . import registry
@@ -37,6 +40,7 @@ from .tournament.schedule import Job
 GAMES = 10  # games per setup, without --sprt
 SPRT_CAP = 1000  # the most games of a sequential test, unless --games says otherwise
 UNDECIDED = 3  # the exit status of a sequential test that reached its cap without a decision
+SETUP_FAILURES = 3  # an engine's failed setups in a row that stop a match
 
 
 def bounds(text: str) -> sprt.Bounds:
@@ -61,7 +65,8 @@ def add_parser(sub: argparse._SubParsersAction, game: registry.Game) -> None:
                                    "instead: pairs of games until the games decide (docs/sprt.md).",
                        epilog=f"example:\n  {hooks.ARENA_EXAMPLE}\n\nsequential test (A tested against B; exit "
                               f"status 0: decided, {UNDECIDED}: --games played without a decision, 1: a game "
-                              f"crashed, 2: bad input):\n  {sequential}")
+                              f"crashed or an engine failed its setup {SETUP_FAILURES} times in a row, 2: bad "
+                              f"input):\n  {sequential}")
     p.add_argument("--a", required=True, metavar="PLAYER",
                    help=f"NAME or NAME:key=value,... ({players_text(game.name)}){engines}; with --sprt the "
                         "tested player")
@@ -150,6 +155,8 @@ class Match:
     show: Callable[[Any], None] | None
     workers: int | None
     records: list[dict] = field(default_factory=list)
+    failed_setups: dict[str, list[str]] = field(default_factory=dict)  # label -> its failures in a row
+    broken: str | None = None  # why the match stopped early (SETUP_FAILURES), if it did
 
     @property
     def cluster(self) -> str | None:
@@ -162,10 +169,11 @@ class Match:
 
     def keep(self, entry: dict) -> None:
         """A finished game's record numbered, named and kept (--record, --json); a crashed
-        game has none."""
+        game has none.  Counts the failed setups of each side (`broken`)."""
         record = entry["record"]
         if record is None:
             return
+        self._count_setups(record)
         record["game_number"] = len(self.records)
         record["names"] = {"A": self.a.player, "B": self.b.player}
         if self.folder is not None:
@@ -176,8 +184,30 @@ class Match:
             self.out.write(json.dumps(record) + "\n")
             self.out.flush()
 
+    def _count_setups(self, record: dict) -> None:
+        failed = {record["players"].get(v.get("species")): v["reason"] for v in record.get("violations", ())
+                  if str(v.get("reason", "")).startswith("game setup failed")}
+        for label, side in (("A", self.a), ("B", self.b)):
+            if label not in failed:
+                self.failed_setups.pop(label, None)
+                continue
+            row = self.failed_setups.setdefault(label, [])
+            row.append(failed[label])
+            if len(row) >= SETUP_FAILURES and self.broken is None:
+                self.broken = (f"side {label} ({side.player}) failed its setup in {len(row)} games in a row, "
+                               f"so the match stops (the last: {row[-1]})")
+
+    def unless_broken(self, jobs: Iterable[Job]) -> Iterator[Job]:
+        """`jobs` until the match is `broken` (the games already started end as they will)."""
+        for job in jobs:
+            if self.broken:
+                return
+            yield job
+
     def play(self, jobs: Iterable[Job], note: Callable[[dict], None]) -> None:
-        """Play `jobs`, here or on the Ray cluster, --parallel at once; each entry to `note`."""
+        """Play `jobs`, here or on the Ray cluster, --parallel at once; each entry to `note`;
+        no job is started once the match is `broken`."""
+        jobs = self.unless_broken(jobs)
         if self.cluster:
             from .tournament.cluster import run_cluster
 
@@ -261,8 +291,9 @@ def run(args: argparse.Namespace, intro: str = "") -> int:
     print(report(a, b, list(by_setup.items()), hooks.SETUP), flush=True)
     if crashed:
         print(f"{len(crashed)} games crashed (see the log)", flush=True)
-        return 1
-    return 0
+    if match.broken:
+        print(f"stopped after {len(match.records) + len(crashed)} of {len(jobs)} games: {match.broken}", flush=True)
+    return 1 if crashed or match.broken else 0
 
 
 # -- --sprt: a sequential test of A against B ----------------------------------------------------------
@@ -371,6 +402,9 @@ def run_sprt(match: Match, bounds: sprt.Bounds, intro: str = "") -> int:
     print(summary(status, bounds, a, b, 2 * cap_pairs, len(counted), dropped, late), flush=True)
     if crashed:
         print(f"{len(crashed)} games crashed (see the log); their pairs are left out", flush=True)
+    if match.broken:
+        print(f"stopped before a decision: {match.broken}", flush=True)
+    if crashed or match.broken:
         return 1
     return 0 if status.verdict else UNDECIDED
 

@@ -11,6 +11,8 @@
                                                 saying `fake engine: thinking` on stderr first
     python fake_gtp_engine.py resign            its first genmove answers `resign`
     python fake_gtp_engine.py refuse            like good, but answers `? illegal move` to every play
+    python fake_gtp_engine.py nosize            like good, but answers `? unacceptable size` to
+                                                every boardsize
 
 It keeps its own board (captures, suicide and positional repetition, nothing more), so the
 moves of `good` are legal under our rules too.  Genmoves are counted per game (clear_board
@@ -129,6 +131,8 @@ def main(argv: list[str]) -> int:
             sys.stdout.write(f"={ident} \n\n")
             sys.stdout.flush()
             return 0
+        elif name == "boardsize" and mode == "nosize":
+            ok, text = False, "unacceptable size"
         elif name == "boardsize":
             game = Game(int(args[0]))
         elif name == "clear_board":

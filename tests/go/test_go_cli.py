@@ -109,6 +109,42 @@ def test_arena_pairs_start_from_one_random_opening_told_to_the_engines(tmp_path,
     assert len(opening(7, 12, 1)) == 9  # as many as there are such points
 
 
+@pytest.mark.parametrize("sequential", [False, True])
+def test_an_engine_that_fails_its_setup_again_and_again_stops_the_match(sequential, tmp_path, capsys):
+    """An engine that refuses boardsize loses each game by forfeit; after arena.SETUP_FAILURES of
+    them in a row no more games start, and the exit status is 1 with the engine's last error."""
+    from bots.arena import SETUP_FAILURES
+
+    records = tmp_path / "games.jsonl"
+    engine = f"gtp:{sys.executable} {FAKE} nosize"
+    more = ["--sprt", "elo0=0 elo1=10"] if sequential else []
+    code, out, err = run_main(["arena", "go", "--a", "random", "--b", engine, "--games", "20", "--move-time", "0.05",
+                               "--json", str(records), "--workers", "1", *more], capsys)
+    assert code == 1, err[-2000:]
+    games = [json.loads(line) for line in records.read_text().splitlines()]
+    assert len(games) == SETUP_FAILURES  # one lane: the games after the third were never started
+    assert all(g["winner_name"] == "A" and g["end"] == "forfeit" for g in games)
+    last = out.splitlines()[-1]
+    assert last.startswith("stopped before a decision: " if sequential else "stopped after 3 of 20 games: ")
+    assert f"side B ({engine}) failed its setup in 3 games in a row" in last and "unacceptable size" in last
+
+
+def test_failed_setups_stop_a_match_only_when_they_come_in_a_row():
+    from bots.arena import SETUP_FAILURES, Match
+    from bots.matches import Side
+
+    match = Match(None, None, Side("A", "random"), Side("B", "gtp:x"), {}, [], None, None, None, None)  # type: ignore[arg-type]
+    failed = {"players": {"black": "A", "white": "B"},
+              "violations": [{"species": "white", "reason": "game setup failed: the engine has exited"}]}
+    lost = {"players": {"black": "B", "white": "A"},  # B loses in play, not at setup
+            "violations": [{"species": "black", "reason": "genmove failed: the engine has exited"}]}
+    for record in [failed, failed, lost] * 3 + [failed] * (SETUP_FAILURES - 1):
+        match._count_setups(record)
+    assert match.broken is None
+    match._count_setups(failed)
+    assert match.broken and match.broken.startswith("side B (gtp:x) failed its setup in 3 games in a row")
+
+
 @pytest.mark.parametrize("a, b, words", [
     ("nobody", "random", ["side A", "nobody"]),
     ("random", "mcts:playouts=lots", ["side B", "mcts.playouts"]),
