@@ -155,7 +155,7 @@ class Match:
     show: Callable[[Any], None] | None
     workers: int | None
     records: list[dict] = field(default_factory=list)
-    failed_setups: dict[str, list[str]] = field(default_factory=dict)  # label -> its failures in a row
+    failed_setups: dict[str, int] = field(default_factory=dict)  # label -> its failed setups in a row
     broken: str | None = None  # why the match stopped early (SETUP_FAILURES), if it did
 
     @property
@@ -185,17 +185,15 @@ class Match:
             self.out.flush()
 
     def _count_setups(self, record: dict) -> None:
+        from .engine_arena import SETUP_FAILED
+
         failed = {record["players"].get(v.get("species")): v["reason"] for v in record.get("violations", ())
-                  if str(v.get("reason", "")).startswith("game setup failed")}
+                  if str(v.get("reason", "")).startswith(SETUP_FAILED)}
         for label, side in (("A", self.a), ("B", self.b)):
-            if label not in failed:
-                self.failed_setups.pop(label, None)
-                continue
-            row = self.failed_setups.setdefault(label, [])
-            row.append(failed[label])
-            if len(row) >= SETUP_FAILURES and self.broken is None:
-                self.broken = (f"side {label} ({side.player}) failed its setup in {len(row)} games in a row, "
-                               f"so the match stops (the last: {row[-1]})")
+            row = self.failed_setups[label] = self.failed_setups.get(label, 0) + 1 if label in failed else 0
+            if row >= SETUP_FAILURES and self.broken is None:
+                self.broken = (f"side {label} ({side.player}) failed its setup in {row} games in a row, "
+                               f"so the match stops (the last: {failed[label]})")
 
     def unless_broken(self, jobs: Iterable[Job]) -> Iterator[Job]:
         """`jobs` until the match is `broken` (the games already started end as they will)."""

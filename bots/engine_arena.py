@@ -47,6 +47,7 @@ BLACK, WHITE = 1, 2  # the colours of every game here: Black moves first
 SEATS = {BLACK: "black", WHITE: "white"}
 LETTER = {BLACK: "B", WHITE: "W"}
 LATE = 0.5  # seconds over per_move before a reply counts as a time-out in the record
+SETUP_FAILED = "game setup failed"  # how a violation at setup begins (bots.arena counts them)
 SETUP_TIMEOUT = 30.0  # seconds for a setup command (boardsize, clear_board, komi, ...)
 
 
@@ -170,7 +171,7 @@ async def _setup(rules: Rules, side: EngineSide, colour: int, per_move: float, g
     try:
         await rules.setup(await side.engine(log), per_move, game_time, log)
     except EngineError as exc:
-        raise _engine_lost(colour, "game setup failed", exc) from None
+        raise _engine_lost(colour, SETUP_FAILED, exc) from None
 
 
 async def _tell_opening(rules: Rules, proc: GtpProcess, colour: int, opening: Sequence[Any]) -> None:
