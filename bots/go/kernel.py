@@ -766,16 +766,28 @@ def _answer_last(B, S, c, ladders):
 
 
 @njit(cache=CACHE)
-def random_move(B, S, c, heavy):
+def _lone(B, S, p, c):
+    """No stone of c next to p: c's stone there would be a string of one."""
+    w = np.int64(S[WIDTH])
+    for d in (1, -1, w, -w):
+        if B[COL, p + d] == c:
+            return False
+    return True
+
+
+@njit(cache=CACHE)
+def random_move(B, S, c, heavy, throwins=False):
     """A random legal move for c that fills no own eye (heavy: refuse most self-ataris, of
-    any size); PASS when none is left.  Reorders EMP (harmless)."""
+    any size; with `throwins` only those of two stones or more, as michi does); PASS when none
+    is left.  Reorders EMP (harmless)."""
     m = S[NEMPTY]
     k = 0
     while k < m:
         j = k + np.random.randint(m - k)
         p = B[EMP, j]
         if is_legal(B, S, p, c) and not is_eye(B, S, p, c):
-            if not heavy or libs_after(B, S, p, c, np.int64(2)) >= 2 or np.random.random() > PROB_REJECT_SELFATARI:
+            if not heavy or libs_after(B, S, p, c, np.int64(2)) >= 2 or throwins and _lone(B, S, p, c) \
+                    or np.random.random() > PROB_REJECT_SELFATARI:
                 return p
         q = B[EMP, k]
         B[EMP, k] = p
@@ -787,10 +799,11 @@ def random_move(B, S, c, heavy):
 
 
 @njit(cache=CACHE)
-def playout(B, S, komi, amaf, max_moves, heavy, ladders):
+def playout(B, S, komi, amaf, max_moves, heavy, ladders, throwins=False):
     """Play on until two passes (or max_moves): the area score, black - white - komi.
     `amaf[p]` gets the colour that played p first, where it is still 0.  `ladders`: heavy
-    playouts do not run from an atari into a ladder."""
+    playouts do not run from an atari into a ladder; `throwins`: they play self-ataris of one
+    stone."""
     moves = 0
     while S[PASSES] < 2 and moves < max_moves:
         c = S[TOMOVE]
@@ -800,7 +813,7 @@ def playout(B, S, komi, amaf, max_moves, heavy, ladders):
         if heavy and p < 0 and np.random.random() < PROB_PATTERN:
             p = _pattern_move(B, S, c)
         if p < 0:
-            p = random_move(B, S, c, heavy)
+            p = random_move(B, S, c, heavy, throwins)
         if p >= 0 and amaf[p] == 0:
             amaf[p] = c
         play(B, S, p)
@@ -824,7 +837,8 @@ def playouts(B0, S0, komi, count, heavy, ladders):
 # -- the search: search.uct's tree with Go's moves, priors and playouts -------------------------
 #
 # A position is (B, S); the search's params are (komi, heavy playouts, ladders, gammas, weight,
-# shapes): the learned priors' gammas, weight and large patterns, or NO_GAMMAS for michi's priors.
+# shapes, throw-ins): the learned priors' gammas, weight and large patterns, or NO_GAMMAS for
+# michi's priors.
 
 @njit(cache=CACHE)
 def _distance(S, a, b):
@@ -1130,8 +1144,8 @@ def _playout(pos, params, amaf):
     """search.uct's `playout`: heavy or light playouts to the end, scored by area with komi;
     the winner (EMPTY for a jigo)."""
     B, S = pos
-    komi, heavy, ladders = params[0], params[1], params[2]
-    result = playout(B, S, komi, amaf, 3 * S[SIZE] * S[SIZE], heavy, ladders)
+    komi, heavy, ladders, throwins = params[0], params[1], params[2], params[6]
+    result = playout(B, S, komi, amaf, 3 * S[SIZE] * S[SIZE], heavy, ladders, throwins)
     return BLACK if result > 0 else WHITE if result < 0 else EMPTY
 
 
@@ -1142,12 +1156,12 @@ NO_GAMMAS = np.zeros(0)  # the search's params without learned priors: michi's h
 
 
 def run(V, I, meta, B0, S0, komi, heavy, root_mask, count, ladders=False, gammas=NO_GAMMAS, weight=0.0,  # noqa: E741
-        shapes=NO_SHAPES):
+        shapes=NO_SHAPES, throwins=False):
     """`count` iterations of the Go search in the tree (V, I, meta) from the board (B0, S0)
     (fewer if the tree fills up); returns how many were done.  For tests and tools: the
     player goes through SEARCH.search."""
     scratch = SEARCH.scratch(B0.shape[1])
-    params = (komi, heavy, ladders, gammas, weight, shapes)
+    params = (komi, heavy, ladders, gammas, weight, shapes, throwins)
     return SEARCH.run(V, I, meta, (B0, S0), params, root_mask, count, SEARCH.policy, *scratch)
 
 

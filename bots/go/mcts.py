@@ -67,6 +67,7 @@ class MCTS:
     ladders: bool = True  # read ladders: priors for working ones, no runs into them in playouts
     learned: bool = True  # on 9x9, priors from learned move features (bots.go.gammas), not michi's
     prior_weight: float = 20.0  # the learned priors' visits: the strongest move wins them all
+    throwins: bool = False  # heavy playouts play self-ataris of one stone (they refuse most others)
     gammas_file: str = ""  # a table of tools/go_gammas.py for the learned priors ("": the shipped one)
     use_book: bool = True
     reuse: bool = True
@@ -111,7 +112,7 @@ class MCTS:
         B, S = to_kernel(state, self._ours)
         table = self._table if size == gammas.SIZE else gammas.NONE
         pos, params = (B, S), (state.komi, self.heavy, self.ladders, table.gammas, float(self.prior_weight),
-                               table.shapes)
+                               table.shapes, self.throwins)
         scratch = K.SEARCH.scratch(mask.shape[0])
         limit = self.playouts if self.playouts is not None else budget.nodes
         done, full = K.SEARCH.search(tree, pos, params, mask, scratch, budget.deadline - SAFETY, limit,

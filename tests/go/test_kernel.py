@@ -633,3 +633,21 @@ def state_neighbours(p, size=9):
     r, c = divmod(p, size)
     return [(r + dr) * size + c + dc for dr, dc in ((1, 0), (-1, 0), (0, 1), (0, -1))
             if 0 <= r + dr < size and 0 <= c + dc < size]
+def test_throwins_let_the_playout_play_a_lone_self_atari():
+    """White's only moves that fill no eye of its own are A5 and B5, inside Black's two-point
+    eye, each a self-atari of one stone.  With `throwins` a heavy playout always plays one of
+    them; without, it refuses most self-ataris and mostly passes."""
+    state = from_diagram("""
+        . . X O .
+        X X X O O
+        O O O O .
+        O . O O O
+        O O O . O
+    """, to_move=WHITE)
+    B, S = to_kernel(state)
+    inside = {padded(p, 5) for p in (20, 21)}  # A5, B5
+    for throwins, expected in ((True, lambda picks: set(picks) <= inside),
+                               (False, lambda picks: picks.count(K.PASS) > 100)):
+        K.seed(3)
+        picks = [int(K.random_move(B.copy(), S.copy(), WHITE, True, throwins)) for _ in range(200)]
+        assert expected(picks), (throwins, sorted(set(picks)))
