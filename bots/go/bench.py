@@ -2,8 +2,9 @@
 
 Rows: random playouts from the empty 9x9 board (komi 7.5) with the numba kernel's light
 playouts (uniform, no own-eye filling), its heavy playouts (answers to the last move,
-self-atari avoided) and the heavy ones that read ladders; then the mcts player's iterations
-(without and with ladder reading, and with the learned priors of bots.go.gammas) and
+self-atari avoided), the heavy ones that read ladders, and those that also play throw-ins; then
+the mcts player's iterations (without and with ladder reading, with the learned priors of
+bots.go.gammas, and with throw-ins in the playouts: the default) and
 alphabeta's nodes for `seconds` each from the empty board and from a middle-game position:
 each piece of knowledge with its price.  Ratios are against the light playouts.  (The kernel
 against its pure-Python reference: `python -m tests.go.speed` from a checkout.)
@@ -31,15 +32,16 @@ def run(args: argparse.Namespace) -> str:
     return bench(args.time)
 
 
-def kernel_playouts(seconds: float, heavy: bool, ladders: bool = False) -> float:
+def kernel_playouts(seconds: float, heavy: bool, ladders: bool = False, throwins: bool = False) -> float:
     """Kernel playouts per second from the empty 9x9 board, for about `seconds`."""
     from . import kernel as K
 
     B, S = K.to_kernel(empty(9))
+    K.playouts(B, S, 7.5, 1, heavy, ladders, throwins)  # compiled (or loaded) before the clock starts
     K.seed(1)
     start, n = time.perf_counter(), 0
     while time.perf_counter() - start < seconds:
-        K.playouts(B, S, 7.5, 200, heavy, ladders)
+        K.playouts(B, S, 7.5, 200, heavy, ladders, throwins)
         n += 200
     return n / (time.perf_counter() - start)
 
@@ -66,10 +68,14 @@ def bench(seconds: float = 2.0) -> str:
     rows.append(("playouts, kernel light", "empty", base, PLAYOUTS))
     rows.append(("playouts, kernel heavy", "empty", kernel_playouts(seconds, True), PLAYOUTS))
     rows.append(("playouts, kernel heavy + ladders", "empty", kernel_playouts(seconds, True, True), PLAYOUTS))
+    rows.append(("playouts, heavy, ladders, throw-ins", "empty", kernel_playouts(seconds, True, True, True),
+                 PLAYOUTS))
     for label, state in (("empty", empty(9)), ("middle", from_moves(9, MIDDLE))):
-        for what, options in (("mcts iterations (1 worker)", {"ladders": False, "learned": False}),
-                              ("mcts iterations, ladders (1 worker)", {"learned": False}),
-                              ("mcts iterations, ladders, learned", {})):
+        for what, options in (("mcts iterations (1 worker)", {"ladders": False, "learned": False,
+                                                              "throwins": False}),
+                              ("mcts iterations, ladders (1 worker)", {"learned": False, "throwins": False}),
+                              ("mcts iterations, ladders, learned", {"throwins": False}),
+                              ("mcts iterations, + throw-ins", {})):
             r = MCTS(use_book=False, early_stop=False, seed=1, **options).choose(state, None, Budget(seconds))
             rows.append((what, label, r.nodes / r.elapsed, "iterations/s"))
         ab = AlphaBeta(seed=1)

@@ -44,7 +44,7 @@ def _by_the_kernels(state: State, rng: random.Random) -> int:
     c = state.to_move
     with K.seeded(rng.getrandbits(32)):
         for _ in range(TRIES):
-            p = K.random_move(B, S, c, False)
+            p = K.random_move(B, S, c, False, False)
             move = K.unpadded(p, state.size)
             if move == PASS or state.is_legal(move):
                 return move

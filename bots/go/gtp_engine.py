@@ -85,7 +85,7 @@ def dead_stones(state: State, playouts: int = DEAD_PLAYOUTS, seed: int = 0) -> l
     with K.seeded(seed % 2 ** 32):
         for _ in range(playouts):
             B, S = B0.copy(), S0.copy()
-            K.playout(B, S, state.komi, amaf, limit, False, False)
+            K.playout(B, S, state.komi, amaf, limit, False, False, False)
             against += K.owners(B, S)[where] == opponent
     return [p for p, n in zip(stones, against.tolist(), strict=True) if 2 * n > playouts]
 

@@ -25,8 +25,8 @@ implements the same board and is the oracle these kernels are tested against.
 Playouts ("heavy" as in MoGo/michi): answer the last move first (capture a string it left
 in atari, save our own string it put in atari, but not by a run into a ladder that works),
 else play a 3x3 pattern move next to it (hane, cut, edge shapes), else a random legal move
-that fills no own eye and is seldom a self-atari (9 in 10 are refused, a lone stone's too,
-unlike michi's); a pass when nothing is left.
+that fills no own eye and is seldom a self-atari (9 in 10 are refused) unless it is a
+throw-in, a lone stone's, as in michi's playouts; a pass when nothing is left.
 
 The search (`SEARCH`, a search.uct.Kernel): UCT with RAVE in search.uct's tree, over Go's
 kernels here: a position is (B, S), the moves are padded points and PASS, `children` lists the
@@ -776,7 +776,7 @@ def _lone(B, S, p, c):
 
 
 @njit(cache=CACHE)
-def random_move(B, S, c, heavy, throwins=False):
+def random_move(B, S, c, heavy, throwins):
     """A random legal move for c that fills no own eye (heavy: refuse most self-ataris, of
     any size; with `throwins` only those of two stones or more, as michi does); PASS when none
     is left.  Reorders EMP (harmless)."""
@@ -799,7 +799,7 @@ def random_move(B, S, c, heavy, throwins=False):
 
 
 @njit(cache=CACHE)
-def playout(B, S, komi, amaf, max_moves, heavy, ladders, throwins=False):
+def playout(B, S, komi, amaf, max_moves, heavy, ladders, throwins):
     """Play on until two passes (or max_moves): the area score, black - white - komi.
     `amaf[p]` gets the colour that played p first, where it is still 0.  `ladders`: heavy
     playouts do not run from an atari into a ladder; `throwins`: they play self-ataris of one
@@ -822,14 +822,14 @@ def playout(B, S, komi, amaf, max_moves, heavy, ladders, throwins=False):
 
 
 @njit(cache=CACHE)
-def playouts(B0, S0, komi, count, heavy, ladders):
+def playouts(B0, S0, komi, count, heavy, ladders, throwins):
     """`count` playouts from the position; returns Black's wins (for benchmarks and tests)."""
     amaf = np.zeros(B0.shape[1], np.int8)
     wins = 0
     for _ in range(count):
         B = B0.copy()
         S = S0.copy()
-        if playout(B, S, komi, amaf, 3 * S[SIZE] * S[SIZE], heavy, ladders) > 0:
+        if playout(B, S, komi, amaf, 3 * S[SIZE] * S[SIZE], heavy, ladders, throwins) > 0:
             wins += 1
     return wins
 

@@ -67,7 +67,7 @@ class MCTS:
     ladders: bool = True  # read ladders: priors for working ones, no runs into them in playouts
     learned: bool = True  # on 9x9, priors from learned move features (bots.go.gammas), not michi's
     prior_weight: float = 20.0  # the learned priors' visits: the strongest move wins them all
-    throwins: bool = False  # heavy playouts play self-ataris of one stone (they refuse most others)
+    throwins: bool = True  # heavy playouts play self-ataris of one stone (they refuse most others)
     gammas_file: str = ""  # a table of tools/go_gammas.py for the learned priors ("": the shipped one)
     use_book: bool = True
     reuse: bool = True

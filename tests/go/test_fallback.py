@@ -92,7 +92,7 @@ def test_the_kernel_stream_of_a_search_is_not_reseeded_by_the_callers_rng():
 
     def draws():
         B, S = K.to_kernel(state)
-        return [int(K.random_move(B, S, BLACK, False)) for _ in range(4)]
+        return [int(K.random_move(B, S, BLACK, False, False)) for _ in range(4)]
 
     after = []
     for fallback_seed in (1, 2, 3):
@@ -137,7 +137,7 @@ def test_a_fast_pick_refused_by_superko_falls_back_on_the_full_rules(monkeypatch
     retake = K.padded(P("E5"), 9)
     calls = []
 
-    def always_the_retake(B, S, c, heavy):
+    def always_the_retake(B, S, c, heavy, throwins):
         calls.append(c)
         return retake
 

@@ -302,21 +302,21 @@ def test_bench_go_prints_the_table(capsys):
     assert lines[1].split() == ["what", "position", "per", "second", "unit", "vs", "light"]
     rows = lines[2:]
     labels = [("playouts, kernel light", "empty"), ("playouts, kernel heavy", "empty"),
-              ("playouts, kernel heavy + ladders", "empty"),
+              ("playouts, kernel heavy + ladders", "empty"), ("playouts, heavy, ladders, throw-ins", "empty"),
               ("mcts iterations (1 worker)", "empty"), ("mcts iterations, ladders (1 worker)", "empty"),
-              ("mcts iterations, ladders, learned", "empty"),
+              ("mcts iterations, ladders, learned", "empty"), ("mcts iterations, + throw-ins", "empty"),
               ("alphabeta nodes (depth", "empty"),
               ("mcts iterations (1 worker)", "middle"), ("mcts iterations, ladders (1 worker)", "middle"),
-              ("mcts iterations, ladders, learned", "middle"),
+              ("mcts iterations, ladders, learned", "middle"), ("mcts iterations, + throw-ins", "middle"),
               ("alphabeta nodes (depth", "middle")]
     assert len(rows) == len(labels)
     for row, (label, position) in zip(rows, labels, strict=True):
         assert row.startswith(label) and position in row.split()
-    for row in rows[:3]:
+    for row in rows[:4]:
         assert row.endswith("x") and "playouts/s" in row
     assert rows[0].split()[-1] == "1.0x"
     assert "Python" not in out  # the pure-Python reference is test code (python -m tests.go.speed)
-    for row in rows[3:]:
+    for row in rows[4:]:
         rate = row.split("/s")[0].split()[-2]
         assert float(rate.replace(",", "")) > 0
 

@@ -369,7 +369,7 @@ def test_playout_steps_are_legal_for_the_oracle(size, heavy, ladders):
             if p >= 0:
                 assert board.is_legal(unpadded(p, size), c)
             else:
-                p = int(K.random_move(B, S, c, heavy))
+                p = int(K.random_move(B, S, c, heavy, False))
                 if p >= 0:
                     m = unpadded(p, size)
                     assert board.is_legal(m, c) and not board.is_eye(m, c)
@@ -394,7 +394,7 @@ def test_playout_ends_with_two_passes_and_only_eyes_left(size, heavy):
         B, S = to_kernel(state)
         amaf = np.zeros(B.shape[1], np.int8)
         komi = 7.5
-        result = float(K.playout(B, S, komi, amaf, 100_000, heavy, False))
+        result = float(K.playout(B, S, komi, amaf, 100_000, heavy, False, False))
         assert int(S[K.PASSES]) == 2
         final = setup(size, black=[p for p in range(size * size) if B[K.COL, padded(p, size)] == BLACK],
                       white=[p for p in range(size * size) if B[K.COL, padded(p, size)] == WHITE])
@@ -430,11 +430,11 @@ def test_playouts_count_wins_in_range_and_leave_the_board_alone(heavy):
     B, S = to_kernel(state)
     B0, S0 = B.copy(), S.copy()
     K.seed(7)
-    wins = int(K.playouts(B, S, 7.5, 60, heavy, False))
+    wins = int(K.playouts(B, S, 7.5, 60, heavy, False, False))
     assert 0 <= wins <= 60
     assert np.array_equal(B, B0) and np.array_equal(S, S0)
-    assert int(K.playouts(B, S, -200.0, 20, heavy, False)) == 20  # Black cannot lose with 200 komi
-    assert int(K.playouts(B, S, 200.0, 20, heavy, False)) == 0
+    assert int(K.playouts(B, S, -200.0, 20, heavy, False, False)) == 20  # Black cannot lose with 200 komi
+    assert int(K.playouts(B, S, 200.0, 20, heavy, False, False)) == 0
 
 
 def test_heavy_playout_answers_an_atari_by_capturing():

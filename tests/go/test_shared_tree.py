@@ -5,8 +5,8 @@ pass, small boards, 13x13) with two seeds, three moves in a row with tree reuse,
 playouts.  The expected values were recorded from the fused kernel (commit 4e58724) before the
 change; the budget is so large that the early stop (on for seed 1) never fires, so the
 iteration cap alone decides.  The ladder reading (mcts:ladders, priors and playouts of its
-own) and the learned priors (mcts:learned) came after, and both are off here.  And Go's
-search caches per user whatever was imported first.
+own), the learned priors (mcts:learned) and throw-ins (mcts:throwins) came after, and all are
+off here.  And Go's search caches per user whatever was imported first.
 """
 
 from __future__ import annotations
@@ -37,6 +37,7 @@ POSITIONS = {
 }
 ROOT = Path(__file__).resolve().parents[2]
 ITERATIONS = 1200
+BEFORE = {"ladders": False, "learned": False, "throwins": False}  # the knowledge added since
 HUGE = 1e5  # seconds: the early stop cannot fire, the iteration cap decides
 
 EXPECTED = {  # (position, seed): (move, iterations, value, root votes 'move:visits')
@@ -116,13 +117,13 @@ def outcome(result, size: int) -> tuple:
 @pytest.mark.parametrize("name, seed", sorted(EXPECTED))
 def test_the_same_moves_visits_and_values_as_the_fused_kernel(name, seed):
     size, moves = POSITIONS[name]
-    player = MCTS(seed=seed, use_book=False, early_stop=seed == 1, capacity=200_000, ladders=False, learned=False)
+    player = MCTS(seed=seed, use_book=False, early_stop=seed == 1, capacity=200_000, **BEFORE)
     result = player.choose(from_moves(size, moves), None, Budget(HUGE, nodes=ITERATIONS))
     assert outcome(result, size) == EXPECTED[name, seed]
 
 
 def test_the_same_moves_with_tree_reuse():
-    player = MCTS(seed=3, use_book=False, early_stop=False, capacity=200_000, ladders=False, learned=False)
+    player = MCTS(seed=3, use_book=False, early_stop=False, capacity=200_000, **BEFORE)
     state = from_moves(9, ["E5", "E4"])
     for (move, nodes, votes), reply in zip(REUSE, ("C3", "G7", "C7"), strict=True):
         result = player.choose(state, None, Budget(HUGE, nodes=500))
@@ -135,7 +136,7 @@ def test_the_same_moves_with_tree_reuse():
 
 
 def test_the_same_moves_with_light_playouts_and_a_playout_cap():
-    player = MCTS(seed=5, use_book=False, heavy=False, playouts=400, capacity=50_000, ladders=False, learned=False)
+    player = MCTS(seed=5, use_book=False, heavy=False, playouts=400, capacity=50_000, **BEFORE)
     assert outcome(player.choose(from_moves(9, MIDDLE), None, Budget(HUGE)), 9) == LIGHT
 
 
