@@ -40,7 +40,7 @@ from ..gtp_clock import ClockedEngine
 from ..gtp_runtime import Failure, arity, command, integer, natural, number, serve
 from ..gtp_runtime import seconds as _seconds  # `seconds` is a local name in this module
 from ..runner import SearchRunner
-from . import fallback, kernel as K
+from . import fallback, handicap, kernel as K
 from .board import (
     BLACK,
     PASS,
@@ -185,6 +185,40 @@ class Engine(ClockedEngine):
         self.state = self.state._replace(komi=komi)
         self.history = [s._replace(komi=komi) for s in self.history]
         return ""
+
+    # -- handicap (GTP section 4.1; not in the move history, so `undo` keeps them) ----------
+    def _handicap(self, points: list[int]) -> str:
+        if any(self.state.board):
+            raise Failure("board not empty")
+        self.state = handicap.position(self.state.size, points, self.state.komi, self.superko)
+        self.history = []
+        return " ".join(point_name(p, self.state.size) for p in points)
+
+    @command("fixed_handicap")
+    async def _fixed_handicap(self, cmd: Command) -> str:
+        (arg,) = arity(cmd, 1)
+        count = integer(arg, "the number of stones")
+        if not 2 <= count <= handicap.max_fixed(self.state.size):
+            raise Failure("invalid number of stones")
+        return self._handicap(handicap.fixed_points(self.state.size, count))
+
+    @command("place_free_handicap")
+    async def _place_free_handicap(self, cmd: Command) -> str:
+        (arg,) = arity(cmd, 1)
+        count = integer(arg, "the number of stones")
+        if not 2 <= count < self.state.size ** 2:
+            raise Failure("invalid number of stones")
+        return self._handicap(handicap.free_points(self.state.size, count))
+
+    @command("set_free_handicap")
+    async def _set_free_handicap(self, cmd: Command) -> str:
+        try:
+            points = [self._point(v) for v in cmd.args]
+        except Failure as exc:
+            raise exc if str(exc).startswith("syntax error") else Failure("bad vertex list") from None
+        if not 2 <= len(points) < self.state.size ** 2 or PASS in points or len(set(points)) != len(points):
+            raise Failure("bad vertex list")
+        return self._handicap(points)  # (black stones alone always leave every string a liberty)
 
     # -- play ----------------------------------------------------------------------------------
     @command("play")

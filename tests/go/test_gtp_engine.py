@@ -829,3 +829,46 @@ async def test_full_game_against_gnugo(tmp_path):
     finally:
         await stop(ours_proc)
         await stop(gnugo_proc)
+
+
+# -- handicap ---------------------------------------------------------------------------------
+
+async def test_fixed_handicap_follows_gtp_placement_and_white_moves_next(engine):
+    await ok(engine, "boardsize 19")
+    assert await ok(engine, "fixed_handicap 2") == "D4 Q16"
+    assert engine.state.to_move == WHITE and engine.history == []
+    await fails(engine, "fixed_handicap 2", "board not empty")
+    await ok(engine, "clear_board")
+    assert await ok(engine, "fixed_handicap 9") == "D4 Q16 D16 Q4 D10 Q10 K4 K16 K10"
+    await ok(engine, "play w c3")
+    await ok(engine, "undo")  # the stones are not moves: undo stops at them
+    assert len(engine.state.stones(BLACK)) == 9
+    await fails(engine, "undo", "cannot undo")
+    await ok(engine, "boardsize 9")
+    assert await ok(engine, "fixed_handicap 5") == "C3 G7 C7 G3 E5"
+    await ok(engine, "boardsize 13")
+    assert await ok(engine, "fixed_handicap 7") == "D4 K10 D10 K4 D7 K7 G7"
+    await ok(engine, "boardsize 8")
+    await fails(engine, "fixed_handicap 5", "invalid number of stones")
+    await fails(engine, "fixed_handicap 1", "invalid number of stones")
+    await fails(engine, "fixed_handicap two", prefix="syntax error")
+    await ok(engine, "boardsize 6")
+    await fails(engine, "fixed_handicap 2", "invalid number of stones")
+
+
+async def test_free_handicap_placed_by_us_or_by_the_controller(engine, fake):
+    placed = (await ok(engine, "place_free_handicap 11")).split()
+    assert placed[:9] == "C3 G7 C7 G3 C5 G5 E3 E7 E5".split() and len(set(placed)) == 11
+    assert all(engine.state.board[P(v)] == BLACK for v in placed) and engine.state.to_move == WHITE
+    answer = await ok(engine, "genmove w")
+    assert engine.state.board[P(answer)] == WHITE
+    await ok(engine, "clear_board")
+    await fails(engine, "place_free_handicap 81", "invalid number of stones")
+    assert await ok(engine, "set_free_handicap A1 J9 e5") == "A1 J9 E5"
+    assert engine.state.to_move == WHITE and len(engine.state.stones(BLACK)) == 3
+    await fails(engine, "set_free_handicap B2 C3", "board not empty")
+    await ok(engine, "clear_board")
+    for bad in ("set_free_handicap A1", "set_free_handicap A1 A1", "set_free_handicap A1 pass",
+                "set_free_handicap A1 K10"):
+        await fails(engine, bad, "bad vertex list")
+    await fails(engine, "set_free_handicap A1 Z", prefix="syntax error")
