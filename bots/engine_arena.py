@@ -331,6 +331,8 @@ async def play_game(rules: Rules, black: AnySide, white: AnySide, runner: Search
     }
     if opening:
         record["opening"] = len(opening)
+    if rules.start().to_move != BLACK:  # e.g. White after Go's handicap stones
+        record["first"] = SEATS[WHITE]
     if game_time is not None:
         record["clock_left"] = {SEATS[c]: round(t, 3) for c, t in clocks.items()}
     log.info("game over", black=black.label, white=white.label, result=result, end=end, moves=len(moves))
@@ -344,10 +346,11 @@ def _short(side: AnySide) -> str:
 
 
 def move_thinks(record: dict) -> list[float]:
-    """Each move's think time, in the order of `moves` (Black first, colours alternating; 0
-    for the opening's moves)."""
+    """Each move's think time, in the order of `moves` (colours alternating from Black, or from
+    the record's "first" seat; 0 for the opening's moves)."""
     first = record.get("opening", 0)
-    return [0.0] * first + [record["latencies"][SEATS[BLACK if i % 2 == 0 else WHITE]][(i - first) // 2]
+    starter = WHITE if record.get("first") == SEATS[WHITE] else BLACK
+    return [0.0] * first + [record["latencies"][SEATS[starter if i % 2 == 0 else 3 - starter]][(i - first) // 2]
                             for i in range(first, len(record["moves"]))]
 
 

@@ -7,8 +7,10 @@ up there), or with a game clock `time_settings <game_time> 0 0` (sudden death) a
 `time_left` before each `genmove`.  Two passes end the game, scored by bare area (no dead-stone removal) with komi,
 which is why GNU Go must run with `--chinese-rules --capture-all-dead`.
 
-`opening(size, count, seed)`: the moves a game may start from (`bots arena go --opening-moves`),
-the same for both games of a sequential test's pair.
+`opening(size, count, seed, start)`: the moves a game may start from (`bots arena go
+--opening-moves`), the same for both games of a sequential test's pair.  With `--handicap N`
+Black starts with N stones at GTP's fixed points, told to an engine with `fixed_handicap` (its
+answer must be those points) or else `set_free_handicap`; White moves first.
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ from .. import engine_arena as arena
 from ..engine_arena import EngineSide, OurSide, describe, match_side  # noqa: F401  (the Go arena's API)
 from ..gtp_client import EngineError, GtpProcess
 from ..runner import SearchRunner
+from . import handicap
 from .board import BLACK, PASS, WHITE, State, empty, point_name
 from .clock import moves_left
 from .sgf import game_sgf
@@ -32,12 +35,12 @@ GtpSide = EngineSide
 AnySide = arena.AnySide
 
 
-def opening(size: int, count: int, seed: int) -> list[int]:
-    """`count` random legal moves from the empty board, from the third line inwards, the
-    same for one seed: the start of both games of a pair (the seats swapped), so that a
+def opening(size: int, count: int, seed: int, start: State | None = None) -> list[int]:
+    """`count` random legal moves from `start` (the empty board), from the third line inwards,
+    the same for one seed: the start of both games of a pair (the seats swapped), so that a
     match of deterministic players is not one game played many times."""
     rng = random.Random(seed)
-    state = empty(size)
+    state = empty(size) if start is None else start
     inner = [p for p in range(size * size) if min(p // size, p % size, size - 1 - p // size, size - 1 - p % size) >= 2]
     moves = []
     for _ in range(count):
@@ -53,6 +56,7 @@ def opening(size: int, count: int, seed: int) -> list[int]:
 class GoRules:
     size: int = 9
     komi: float = 7.5
+    handicap: int = 0  # Black's stones, at GTP's fixed points (bots.go.handicap); White moves first
     game = "go"
     prefix = "gtp"
 
@@ -60,13 +64,26 @@ class GoRules:
     def max_moves(self) -> int:
         return 3 * self.size * self.size
 
+    @property
+    def stones(self) -> list[int]:
+        return handicap.fixed_points(self.size, self.handicap) if self.handicap else []
+
     def start(self) -> State:
-        return empty(self.size, self.komi)
+        return handicap.position(self.size, self.stones, self.komi) if self.handicap else empty(self.size, self.komi)
 
     async def setup(self, proc: GtpProcess, per_move: float, game_time: float | None, log: Any) -> None:
         await proc.send("boardsize", self.size, timeout=arena.SETUP_TIMEOUT)
         await proc.send("clear_board", timeout=arena.SETUP_TIMEOUT)
         await proc.send("komi", float(self.komi), timeout=arena.SETUP_TIMEOUT)
+        if self.handicap:
+            names = [point_name(p, self.size) for p in self.stones]
+            if await proc.known("fixed_handicap"):
+                placed = await proc.send("fixed_handicap", self.handicap, timeout=arena.SETUP_TIMEOUT)
+                if sorted(placed.upper().split()) != sorted(names):
+                    raise EngineError(f"fixed_handicap {self.handicap} placed {placed!r}, not {' '.join(names)}",
+                                      f"fixed_handicap {self.handicap}", "garbage")
+            else:
+                await proc.send("set_free_handicap", *names, timeout=arena.SETUP_TIMEOUT)
         if await proc.known("time_settings"):
             # sudden death: main time, no byo-yomi; else byo-yomi of per_move for each move
             args = (math.ceil(game_time), 0, 0) if game_time is not None else (0, max(1, math.ceil(per_move)), 1)
@@ -107,11 +124,12 @@ class GoRules:
         return winner, state.score_text(), "two passes" if ended else "max moves", score
 
     def fields(self) -> dict:
-        return {"map": f"{self.size}x{self.size}", "size": self.size, "komi": self.komi}
+        stones = {"handicap": self.handicap} if self.handicap else {}
+        return {"map": f"{self.size}x{self.size}", "size": self.size, "komi": self.komi, **stones}
 
     def sgf(self, record: dict, black: str, white: str, comment: str) -> str:
         return game_sgf(self.size, self.komi, black, white, record["moves"], record["result"], comment=comment,
-                        thinks=arena.move_thinks(record))
+                        thinks=arena.move_thinks(record), handicap=self.stones)
 
 
 def parse_side(text: str, label: str) -> AnySide:

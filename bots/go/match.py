@@ -28,6 +28,9 @@ def add_arguments(p: argparse.ArgumentParser, game: str) -> None:
                         "so give it a whole number or use --game-time")
     p.add_argument("--game-time", type=positive, default=None, metavar="SECONDS",
                    help="a clock per side for the whole game (sudden death) instead of --move-time")
+    p.add_argument("--handicap", type=whole, default=0, metavar="N",
+                   help="Black starts with N stones at GTP's fixed points and White moves first (2 to 9 on odd "
+                        "boards from 9x9, at most 4 on even ones; set --komi too, 0.5 is usual); 0: none")
     p.add_argument("--opening-moves", type=whole, default=0, metavar="K",
                    help="start each game from K random moves (from the third line in), drawn from the game's "
                         "seed: both games of a --sprt pair start from the same ones (0: the empty board)")
@@ -35,17 +38,22 @@ def add_arguments(p: argparse.ArgumentParser, game: str) -> None:
 
 def settings(args: argparse.Namespace) -> dict:
     extra = {"opening_moves": args.opening_moves} if args.opening_moves else {}  # old ledgers stay the same
+    if args.handicap:
+        extra["handicap"] = args.handicap
     return {"komi": args.komi, "move_time": args.move_time, "game_time": args.game_time, **extra}
 
 
 def setups(args: argparse.Namespace) -> list[str]:
     from .board import empty
+    from .handicap import fixed_points
 
     for size in args.sizes:
         try:
             empty(size)
+            if args.handicap:
+                fixed_points(size, args.handicap)
         except ValueError as exc:
-            raise UsageFailure(str(exc)) from None
+            raise UsageFailure(f"--handicap {args.handicap}: {exc}" if "handicap" in str(exc) else str(exc)) from None
     return [str(size) for size in args.sizes]
 
 
@@ -54,12 +62,13 @@ check, searches = engine_arena.participant_hooks("gtp")
 
 async def play_one(first: str, second: str, setup: str, settings: dict, seed: int, runner: Any,
                    watch: Watch = Watch()) -> dict:
-    """One game, `first` Black, from the opening of `seed` (if asked for); our players choose
-    their own seeds."""
+    """One game, `first` Black, from its handicap stones and the opening of `seed` (if asked
+    for); our players choose their own seeds."""
     from .arena import GoRules, opening
 
-    moves = opening(int(setup), settings.get("opening_moves", 0), seed)
-    return await engine_arena.play_sides(GoRules(int(setup), settings["komi"]), first, second, runner,
+    rules = GoRules(int(setup), settings["komi"], settings.get("handicap", 0))
+    moves = opening(int(setup), settings.get("opening_moves", 0), seed, rules.start())
+    return await engine_arena.play_sides(rules, first, second, runner,
                                          settings["move_time"], settings["game_time"], watch, moves)
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from .. import records
+from . import handicap
 from .board import BLACK, WHITE, State, empty, parse_point, point_name
 from .sgf import read_game
 
@@ -19,15 +20,20 @@ def from_sgf(text: str) -> dict:
     think time (the move's comment, where the file has one)."""
     game = read_game(text)
     names = {"black": game["black"], "white": game["white"]}
-    turns = [records.turn(n, SEATS[BLACK if n % 2 else WHITE], names[SEATS[BLACK if n % 2 else WHITE]], move, think)
-             for n, (move, think) in enumerate(zip(game["moves"], game["thinks"], strict=True), 1)]
+    first = WHITE if game["first"] == "W" else BLACK  # (read_game checked that colours alternate)
+    seats = [SEATS[first if n % 2 else 3 - first] for n in range(1, len(game["moves"]) + 1)]
+    turns = [records.turn(n, seat, names[seat], move, think)
+             for n, (seat, move, think) in enumerate(zip(seats, game["moves"], game["thinks"], strict=True), 1)]
     setup = {"name": f"{game['size']}x{game['size']}", "size": game["size"], "komi": game["komi"]}
+    if game["handicap"]:
+        setup["handicap"] = game["handicap"]
     return {"format": records.FORMAT, "rules": "go", "setup": setup, "players": names, "result": game["result"],
             "end": game["comment"].splitlines()[0].removeprefix("end: ") if game["comment"] else "", "turns": turns}
 
 
 def initial(record: dict) -> State:
-    return empty(int(record["setup"]["size"]), float(record["setup"]["komi"]))
+    size, komi, stones = int(record["setup"]["size"]), float(record["setup"]["komi"]), record["setup"].get("handicap")
+    return handicap.position(size, [parse_point(p, size) for p in stones], komi) if stones else empty(size, komi)
 
 
 def apply(state: State, turn: dict) -> State:

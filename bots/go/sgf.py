@@ -4,7 +4,8 @@ SGF is what every Go viewer and tool opens (gogui, Sabaki, q5go, GNU Go's `loads
 the arena keeps one file per game.  Coordinates are two letters, column then row, both
 from `a`, the row counted from the TOP of the board (unlike GTP, whose row 1 is the
 bottom): on 9x9, GTP "A1" is "ai" and "J9" is "ia".  A pass is the empty value `[]`.
-Moves alternate, Black first (no handicap games here).
+Moves alternate, Black first; in a handicap game Black's stones are in the root (HA, AB) and
+White moves first.
 
 `parse_moves` reads what `game_sgf` writes (with any whitespace between tokens, and the
 FF[3] pass `tt` on boards up to 19x19); it is not a general SGF reader: variations are
@@ -42,10 +43,11 @@ def sgf_point(move: int | str, size: int) -> str:
 
 def game_sgf(size: int, komi: float, black: str, white: str, moves: Iterable[int | str], result: str,
              date: str | _dt.date | None = None, comment: str | None = None,
-             thinks: Sequence[float | None] = ()) -> str:
-    """The SGF text of one game: Black moves first and colours alternate.  `moves` are points
-    or names ("E5", "PASS"); `date` defaults to today (ISO, as DT wants); `thinks`: each
-    move's think time in seconds, written as the move's comment (bots.sgf.think_comment)."""
+             thinks: Sequence[float | None] = (), handicap: Sequence[int | str] = ()) -> str:
+    """The SGF text of one game: Black moves first and colours alternate, or with `handicap`
+    stones (Black's, HA and AB in the root) White moves first.  `moves` are points or names
+    ("E5", "PASS"); `date` defaults to today (ISO, as DT wants); `thinks`: each move's think
+    time in seconds, written as the move's comment (bots.sgf.think_comment)."""
     if not isinstance(size, int) or not MIN_SIZE <= size <= MAX_SIZE:
         raise ValueError(f"board size {size!r} is outside {MIN_SIZE}..{MAX_SIZE}")
     if date is None:
@@ -54,9 +56,12 @@ def game_sgf(size: int, komi: float, black: str, white: str, moves: Iterable[int
         date = date.isoformat()
     head = (f"(;FF[4]GM[1]CA[UTF-8]SZ[{size}]KM[{float(komi):g}]PB[{_text(black)}]PW[{_text(white)}]"
             f"RE[{_text(result)}]DT[{_text(date)}]AP[bots]")
+    if handicap:
+        head += f"HA[{len(handicap)}]AB" + "".join(f"[{sgf_point(p, size)}]" for p in handicap)
     if comment:
         head += f"C[{_text(comment, simple=False)}]"
-    nodes = [f";{'BW'[i % 2]}[{sgf_point(m, size)}]{think_comment(thinks[i] if i < len(thinks) else None)}"
+    colours = "WB" if handicap else "BW"
+    nodes = [f";{colours[i % 2]}[{sgf_point(m, size)}]{think_comment(thinks[i] if i < len(thinks) else None)}"
              for i, m in enumerate(moves)]
     lines = [head] + ["".join(nodes[i:i + MOVES_PER_LINE]) for i in range(0, len(nodes), MOVES_PER_LINE)]
     return "\n".join(lines) + ")\n"
@@ -73,11 +78,13 @@ def _move(value: str, size: int) -> int:
 
 
 def read_game(sgf_text: str) -> dict:
-    """What a file `game_sgf` wrote says: size, komi, players, result and the moves as names
-    ("E5", "PASS") with their think times (None where the file has none).
+    """What a file `game_sgf` wrote says: size, komi, players, result, Black's handicap stones
+    (AB in the root, as names), the colour of the first move ("B" or "W") and the moves as
+    names ("E5", "PASS") with their think times (None where the file has none).
 
     SZ defaults to 19 and KM to 0 (the SGF defaults).  ValueError for anything else than one
-    game tree of B/W moves alternating from Black."""
+    game tree of B/W moves alternating from Black, or after handicap stones from the colour of
+    the first move."""
     nodes = _nodes(sgf_text)
     root = nodes[0]
     try:
@@ -87,19 +94,24 @@ def read_game(sgf_text: str) -> dict:
         raise ValueError(f"bad SZ or KM in the SGF root: {exc}") from None
     if not MIN_SIZE <= size <= MAX_SIZE:
         raise ValueError(f"SGF board size {size} is outside {MIN_SIZE}..{MAX_SIZE}")
+    handicap = [point_name(_move(v, size), size) for v in root.get("AB", ())]
+    if "PASS" in handicap or len(set(handicap)) != len(handicap):
+        raise ValueError("the SGF root's AB stones should be distinct points")
     moves: list[str] = []
     thinks: list[float | None] = []
+    colours = "WB" if handicap and len(nodes) > 1 and "W" in nodes[1] else "BW"
     for number, node in enumerate(nodes[1:], 1):
         played = [k for k in ("B", "W") if k in node]
         if len(played) != 1:
             raise ValueError(f"SGF node {number} should hold exactly one B or W move")
         colour = played[0]
-        if colour != "BW"[len(moves) % 2]:
+        if colour != colours[len(moves) % 2]:
             raise ValueError(f"SGF node {number}: {colour} to play out of turn")
         moves.append(point_name(_move(_one(node, colour) or "", size), size))
         thinks.append(think_of(node))
     return {"size": size, "komi": komi, "black": _one(root, "PB") or "", "white": _one(root, "PW") or "",
-            "result": _one(root, "RE") or "", "comment": _one(root, "C") or "", "moves": moves, "thinks": thinks}
+            "result": _one(root, "RE") or "", "comment": _one(root, "C") or "", "handicap": handicap,
+            "first": colours[0], "moves": moves, "thinks": thinks}
 
 
 def parse_moves(sgf_text: str) -> tuple[int, float, list[str]]:

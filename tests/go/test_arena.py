@@ -22,6 +22,7 @@ from hypothesis import strategies as st
 from bots.go import board
 from bots.go import match
 from bots.go.arena import GtpSide, OurSide, match_side, parse_side, play_game
+from bots.go.handicap import fixed_points
 from bots.gtp_client import EngineError, GtpProcess
 from bots.go.sgf import game_sgf, parse_moves, sgf_point
 from bots.matches import Side, Watch, report, summarise
@@ -519,3 +520,63 @@ async def test_arena_against_gnugo(go_runner, tmp_path):
     table = report(Side("A", a), Side("B", b), [("9", [record])], "board")
     assert "gnugo" in table and "TOTAL" in table
     assert engine_children() == []
+
+
+# -- handicap games (--handicap N) -------------------------------------------------------------------
+
+async def _handicap_game(first: str, second: str, runner, size: int, stones: int, tmp_path: Path) -> dict:
+    settings_ = {"komi": 0.5, "move_time": 0.2, "game_time": None, "handicap": stones, "opening_moves": 2}
+    record = await match.play_one(first, second, str(size), settings_, 7, runner, Watch(("A", "B")))
+    record["sgf"] = str(tmp_path / f"handicap-{stones}.sgf")
+    Path(record["sgf"]).write_text(record["sgf_text"], encoding="utf-8")
+    return record
+
+
+def _replayed(path: str) -> list:
+    from bots import replay as replays
+
+    return replays.load(path).positions
+
+
+@amod
+async def test_a_handicap_game_starts_with_blacks_stones_and_white_to_move(go_runner, tmp_path):
+    record = await _handicap_game("random", "random:seed=2", go_runner, 9, 3, tmp_path)
+    check_record(record)
+    assert record["handicap"] == 3 and record["first"] == "white" and record["violations"] == []
+    white, black = (len(record["latencies"][seat]) for seat in ("white", "black"))
+    assert white - 1 <= black <= white  # White moved first
+    text = record["sgf_text"]
+    assert "HA[3]AB[cg][gc][cc]" in text and re.search(r";([BW])\[", text).group(1) == "W"
+    positions = _replayed(record["sgf"])  # bots replay rebuilds it by our rules
+    start = positions[0]
+    assert start.to_move == board.WHITE and start.stones(board.BLACK) == sorted(fixed_points(9, 3))
+    assert positions[-1].score_text() == record["result"] or record["end"] != "two passes"
+
+
+@amod
+async def test_an_engine_that_takes_no_handicap_stones_forfeits_before_a_move(go_runner, tmp_path):
+    record = await _handicap_game("random", fake_spec("good"), go_runner, 9, 2, tmp_path)
+    [violation] = record["violations"]
+    assert violation["species"] == "white" and "set_free_handicap" in violation["reason"]
+    assert record["winner_name"] == "A" and len(record["moves"]) == 2  # the opening only
+    assert engine_children() == []
+
+
+@pytest.mark.e2e
+@pytest.mark.external
+@needs_gnugo
+@amod
+async def test_gnugo_takes_the_same_fixed_handicap(go_runner, tmp_path):
+    gnugo = f"gtp:{GNUGO} --mode gtp --level 0 --chinese-rules --capture-all-dead --positional-superko"
+    record = await _handicap_game(gnugo, "random", go_runner, 9, 2, tmp_path)  # GNU Go Black, with the stones
+    check_record(record)
+    assert record["violations"] == [] and record["first"] == "white"
+    assert _replayed(record["sgf"])[0].stones(board.BLACK) == sorted(fixed_points(9, 2))
+    assert engine_children() == []
+
+
+def test_handicap_option_is_checked_per_board(capsys):
+    from bots.cli import main as cli
+
+    assert cli(["arena", "go", "--a", "random", "--b", "random", "--sizes", "8", "--handicap", "5"]) == 2
+    assert "--handicap 5" in capsys.readouterr().err
