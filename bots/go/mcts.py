@@ -31,11 +31,46 @@ from search.budget import Budget, SearchResult
 from search.contracts import Context
 
 from . import book, gammas, kernel as K
-from .board import PASS, State
+from .board import PASS, WHITE, State
 from .fallback import random_move
 from .kernel import padded, to_kernel, unpadded  # also imported from here by the tests
 
 SAFETY = 0.01  # seconds kept back from the deadline for the return trip
+
+# Dynamic komi (`mcts:dynkomi`): extra points the playouts count for us, moved after each search
+# so that our win rate at the root stays inside this band, where the search still tells good
+# moves from bad ones (docs/benchmarks/go.md, "Dynamic komi").
+DYNKOMI_BAND = (0.3, 0.7)
+DYNKOMI_MIN_ITERATIONS = 256  # a root value from fewer iterations does not move it
+
+
+def komi_step(size: int) -> int:
+    """Points the extra komi moves by after one search: 3 on 9x9, 6 on 13x13, 13 on 19x19."""
+    return max(1, round(size * size / 27))
+
+
+def komi_cap(size: int) -> int:
+    """The most extra points either way: about a handicap stone (13 on 9x9, 28 on 13x13)."""
+    return size * size // 6
+
+
+def next_bonus(bonus: int, value: float, step: int, cap: int) -> int:
+    """The extra points for us after a search valued our move at `value` with `bonus` counted:
+    winning big, we ask for more (a negative bonus: no slack moves while ahead); losing big, we
+    count some points as ours (the search then keeps the game close instead of trying anything);
+    a bonus that has put the win rate on its other side of even is taken back a step."""
+    low, high = DYNKOMI_BAND
+    if value > high or (bonus > 0 and value > 0.5):
+        bonus -= step
+    elif value < low or (bonus < 0 and value < 0.5):
+        bonus += step
+    return max(-cap, min(cap, bonus))
+
+
+def bonus_ceiling(state: State, cap: int) -> int:
+    """The most points a side behind may count as its own: all of `cap` on the empty board,
+    none once half the board is filled (a bonus in the endgame would accept a lost game)."""
+    return int(cap * max(0.0, 2.0 * state.board.count(0) / len(state.board) - 1.0))
 
 
 def two_moves_between(before: State, after: State) -> tuple[int, int] | None:
@@ -72,6 +107,7 @@ class MCTS:
     use_book: bool = True
     reuse: bool = True
     early_stop: bool = True
+    dynkomi: bool = False  # dynamic komi in handicap-like positions (see next_bonus)
     capacity: int = 1_500_000  # tree nodes (36 bytes each)
     seed: int | None = None
     parallel = True  # workers may search the same State; their votes are added up
@@ -80,6 +116,7 @@ class MCTS:
     _root_state: State | None = field(default=None, init=False, repr=False)
     _ours: int | None = field(default=None, init=False, repr=False)
     _table: gammas.Table = field(default=gammas.NONE, init=False, repr=False)
+    _bonus: int = field(default=0, init=False, repr=False)  # dynkomi: extra points for us, this game
 
     def __post_init__(self) -> None:
         if self.capacity < 10_000:
@@ -111,7 +148,9 @@ class MCTS:
         uct.restrict_root(tree, mask)  # a reused root: forbid the children the full rules forbid
         B, S = to_kernel(state, self._ours)
         table = self._table if size == gammas.SIZE else gammas.NONE
-        pos, params = (B, S), (state.komi, self.heavy, self.ladders, table.gammas, float(self.prior_weight),
+        bonus = min(self._bonus, bonus_ceiling(state, komi_cap(size)))
+        komi = state.komi + (bonus if state.to_move == WHITE else -bonus)
+        pos, params = (B, S), (komi, self.heavy, self.ladders, table.gammas, float(self.prior_weight),
                                table.shapes, self.throwins)
         scratch = K.SEARCH.scratch(mask.shape[0])
         limit = self.playouts if self.playouts is not None else budget.nodes
@@ -127,6 +166,8 @@ class MCTS:
         else:
             move = max(votes, key=lambda mv: mv[1])[0]
             value = uct.value(tree, int(uct.child_of(tree.I, uct.root(tree), padded(move, size))))
+            if self.dynkomi and done >= DYNKOMI_MIN_ITERATIONS:
+                self._bonus = next_bonus(bonus, value, komi_step(size), komi_cap(size))
         return SearchResult(move, value, 0, done, time.monotonic() - start, tuple(votes))
 
     def _wins_now(self, state: State) -> bool:
@@ -138,6 +179,8 @@ class MCTS:
         old, self._root_state = self._root_state, state
         moves = two_moves_between(old, state) if old is not None else None
         self._ours = moves[0] if moves is not None else None  # the move before the last, for the priors
+        if moves is None:  # not our game's next position: a new game
+            self._bonus = 0
         if self.reuse and self._tree is not None and moves is not None and old.komi == state.komi \
                 and uct.reroot(self._tree, [padded(m, state.size) for m in moves]):
             return self._tree
