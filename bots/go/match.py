@@ -50,10 +50,13 @@ def setups(args: argparse.Namespace) -> list[str]:
     for size in args.sizes:
         try:
             empty(size)
+        except ValueError as exc:
+            raise UsageFailure(str(exc)) from None
+        try:
             if args.handicap:
                 fixed_points(size, args.handicap)
         except ValueError as exc:
-            raise UsageFailure(f"--handicap {args.handicap}: {exc}" if "handicap" in str(exc) else str(exc)) from None
+            raise UsageFailure(f"--handicap {args.handicap}: {exc}") from None
     return [str(size) for size in args.sizes]
 
 
