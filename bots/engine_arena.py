@@ -263,6 +263,7 @@ async def play_game(rules: Rules, black: AnySide, white: AnySide, runner: Search
     clocks = {BLACK: game_time, WHITE: game_time}
     overheads = {BLACK: clock.Overhead(), WHITE: clock.Overhead()}  # our players', learned from their clocks
     state = rules.start()
+    starter = state.to_move  # White after Go's handicap stones
     moves: list[str] = []
     for move in opening:  # a bad opening is the caller's bug: IllegalMove
         moves.append(rules.name(move, state))
@@ -331,8 +332,8 @@ async def play_game(rules: Rules, black: AnySide, white: AnySide, runner: Search
     }
     if opening:
         record["opening"] = len(opening)
-    if rules.start().to_move != BLACK:  # e.g. White after Go's handicap stones
-        record["first"] = SEATS[WHITE]
+    if starter != BLACK:
+        record["first"] = SEATS[starter]
     if game_time is not None:
         record["clock_left"] = {SEATS[c]: round(t, 3) for c, t in clocks.items()}
     log.info("game over", black=black.label, white=white.label, result=result, end=end, moves=len(moves))

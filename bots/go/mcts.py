@@ -148,7 +148,7 @@ class MCTS:
         uct.restrict_root(tree, mask)  # a reused root: forbid the children the full rules forbid
         B, S = to_kernel(state, self._ours)
         table = self._table if size == gammas.SIZE else gammas.NONE
-        bonus = min(self._bonus, bonus_ceiling(state, komi_cap(size)))
+        bonus = min(self._bonus, bonus_ceiling(state, komi_cap(size))) if self._bonus > 0 else self._bonus
         komi = state.komi + (bonus if state.to_move == WHITE else -bonus)
         pos, params = (B, S), (komi, self.heavy, self.ladders, table.gammas, float(self.prior_weight),
                                table.shapes, self.throwins)
