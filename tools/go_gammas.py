@@ -28,6 +28,7 @@ from pathlib import Path
 import numpy as np
 
 from bots.go import gammas as gammas_table, kernel as K
+from bradley_terry import fit, report
 from bots.go.board import PASS, parse_point
 from bots.go.sgf import parse_moves
 
@@ -83,37 +84,6 @@ def place(F: np.ndarray, codes: np.ndarray, shapes: np.ndarray) -> None:
     F[:, -1] = K.NFEATURES + np.array([K.shape_slot(shapes, small, large) for small, large in codes], np.int64)
 
 
-def fit(F: np.ndarray, owner: np.ndarray, winners: np.ndarray, sweeps: int, nshapes: int) -> np.ndarray:
-    """Minorization-maximization of the gammas over the competitions."""
-    sizes = K.FEATURE_SIZES + (1 + nshapes,)
-    offsets = K.FEATURE_OFFSETS + (K.NFEATURES,)
-    total_size = K.NFEATURES + 1 + nshapes
-    gammas = np.ones(total_size)
-    ncomp = len(winners)
-    for _ in range(sweeps):
-        for g in range(F.shape[1]):
-            strength = np.prod(gammas[F], axis=1)
-            total = np.bincount(owner, weights=strength, minlength=ncomp)
-            col = F[:, g]
-            others = strength / gammas[col] / total[owner]
-            denom = np.bincount(col, weights=others, minlength=total_size)
-            wins = np.bincount(col[winners], minlength=total_size).astype(float)
-            lo, hi = offsets[g], offsets[g] + sizes[g]
-            g_now = gammas[lo:hi]
-            gammas[lo:hi] = (wins[lo:hi] + 1.0) / (denom[lo:hi] + 2.0 / (g_now + 1.0))
-    return gammas
-
-
-def report(F: np.ndarray, owner: np.ndarray, winners: np.ndarray, gammas: np.ndarray) -> tuple[float, float]:
-    """(mean log-likelihood of the move played, share of competitions its strongest move won)."""
-    strength = np.prod(gammas[F], axis=1)
-    total = np.bincount(owner, weights=strength)
-    loglik = float(np.mean(np.log(strength[winners] / total)))
-    best = np.full(len(winners), -1.0)
-    np.maximum.at(best, owner, strength)
-    return loglik, float(np.mean(strength[winners] >= best))
-
-
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("out", type=Path)
@@ -135,7 +105,7 @@ def main(argv: list[str] | None = None) -> int:
     F, codes, owner, winners = competitions(paths[:cut], args.skip)
     shapes = harvest(codes, winners, args.shapes)
     place(F, codes, shapes)
-    gammas = fit(F, owner, winners, args.sweeps, len(shapes))
+    gammas = fit(F, owner, winners, K.FEATURE_SIZES + (1 + len(shapes),), args.sweeps)
     loglik, top = report(F, owner, winners, gammas)
     print(f"{cut} games, {len(winners)} moves, {len(shapes)} large patterns: log-likelihood {loglik:.3f}, "
           f"strongest played {top:.1%}")

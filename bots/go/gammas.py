@@ -10,17 +10,15 @@ downloaded at run time.  A table may also list large patterns (`shapes`: the sor
 
 from __future__ import annotations
 
-import json
 from functools import cache
-from importlib import resources
 from pathlib import Path
 from typing import NamedTuple
 
 import numpy as np
 
+from .. import gammas as tables
 from . import kernel as K
 
-FILE = "gammas.json"
 SIZE = 9  # the board the shipped gammas were learned and tested on; other sizes keep michi's priors
 
 
@@ -35,30 +33,20 @@ NONE = Table(K.NO_GAMMAS, K.NO_SHAPES)  # no learned priors: the search uses mic
 def check(table: dict) -> Table:
     """The gammas and shapes of a table as `tools/go_gammas.py` writes it; ValueError if it
     was learned for other features than the kernel's or is malformed."""
-    sizes = tuple(table.get("sizes", ()))
-    if sizes != K.FEATURE_SIZES:
-        raise ValueError(f"the gammas were learned for feature groups {sizes}, the kernel has {K.FEATURE_SIZES}")
     shapes = np.asarray(table.get("shapes", []), np.int64)
     if shapes.ndim != 1 or np.any(np.diff(shapes) <= 0):
         raise ValueError("the shapes must be a list of distinct codes in increasing order")
-    gammas = np.asarray(table["gammas"], np.float64)
-    n = K.NFEATURES + 1 + len(shapes)
-    if len(gammas) == K.NFEATURES and not len(shapes):  # written before the large patterns: their slot weighs 1
-        gammas = np.append(gammas, 1.0)
-    if gammas.shape != (n,) or not np.all(np.isfinite(gammas)) or np.any(gammas <= 0):
-        raise ValueError(f"the gammas must be {n} positive numbers")
-    return Table(gammas, shapes)
+    if len(table.get("gammas", ())) == K.NFEATURES and not len(shapes):  # written before the large patterns
+        table = {**table, "gammas": [*table["gammas"], 1.0]}  # their slot weighs 1
+    return Table(tables.checked(table, K.FEATURE_SIZES, K.NFEATURES + 1 + len(shapes)), shapes)
 
 
 def load(path: str | Path) -> Table:
     """A table from a file (`mcts:gammas_file=`); ValueError naming the file if it is not one."""
-    try:
-        return check(json.loads(Path(path).read_text()))
-    except (OSError, ValueError, KeyError, TypeError) as e:
-        raise ValueError(f"{path}: not a gammas table of tools/go_gammas.py: {e}") from None
+    return tables.load(path, check, "tools/go_gammas.py")
 
 
 @cache
 def shipped() -> Table:
     """The gammas shipped with the package."""
-    return check(json.loads(resources.files("bots.go").joinpath("data", FILE).read_text()))
+    return tables.shipped("bots.go", check)

@@ -56,6 +56,7 @@ from numba import njit  # noqa: E402  (after the cache directory is chosen)
 
 from search import uct  # noqa: E402  (caches into that directory too)
 
+from . import patterns as P  # noqa: E402
 from .board import BLACK, EMPTY, SWAP, WHITE  # noqa: E402
 
 if TYPE_CHECKING:
@@ -608,7 +609,8 @@ def playout_rate(size: int = 11, seconds: float = 1.0, bridges: bool = False, he
 # -- the search: search.uct's tree with Hex's moves, priors and playouts --------------------------
 #
 # A position is the int32 array above; the search's params are (the priors' features, an int of
-# F_* bits, 0 for an even prior everywhere; bridge replies in playouts, a bool).
+# F_* bits, 0 for an even prior everywhere; bridge replies in playouts, a bool; the learned
+# priors' gammas, P.NO_GAMMAS for the hand-set ones; their weight in prior visits, a float).
 
 @njit(cache=CACHE, inline="always")
 def _priors(board, pw, ph, last, p, c, features):
@@ -643,10 +645,16 @@ def _priors(board, pw, ph, last, p, c, features):
 def children(pos, params, mask, moves, prior):
     """search.uct's `children`: nothing if the game is over; else every empty cell (only
     those with mask[p] != 0 when `mask` is not empty) with its priors, and SWAP_MOVE when the
-    swap is allowed (an even prior)."""
+    swap is allowed (an even prior).  With learned gammas (params[2] not empty) a cell's
+    priors come from its strength (bots.hex.patterns) instead of the hand-set features: the
+    strongest cell wins all its params[3] prior visits, a cell 1/100 as strong a tenth."""
     if winner(pos) != 0:
         return 0
     features = params[0]
+    gammas, weight = params[2], params[3]
+    learned = gammas.shape[0] > 0
+    scratch = np.empty(P.WORK, np.int64)
+    strongest = 0.0
     board = pos[OFF:]
     size = board.shape[0]
     c = pos[TOMOVE]
@@ -667,13 +675,19 @@ def children(pos, params, mask, moves, prior):
             spare = p
             continue
         moves[k] = p
-        if features:
-            pn, pwin = _priors(board, pw, ph, last, p, c, features)
+        if learned:
+            s = P.move_strength(board, pw, ph, last, p, c, gammas, scratch)
+            prior[1, k] = s
+            strongest = max(strongest, s)
+        elif features:
+            prior[0, k], prior[1, k] = _priors(board, pw, ph, last, p, c, features)
         else:
-            pn, pwin = PRIOR_EVEN, PRIOR_EVEN / 2
-        prior[0, k] = pn
-        prior[1, k] = pwin
+            prior[0, k], prior[1, k] = PRIOR_EVEN, PRIOR_EVEN / 2
         k += 1
+    if learned:
+        for i in range(k):
+            prior[0, i] = PRIOR_EVEN + weight
+            prior[1, i] = PRIOR_EVEN / 2 + weight * np.sqrt(prior[1, i] / strongest)
     if k == 0 and spare >= 0:
         moves[0] = spare
         prior[0, 0] = PRIOR_EVEN

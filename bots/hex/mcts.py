@@ -39,7 +39,7 @@ from search import uct
 from search.budget import Budget, SearchResult
 from search.contracts import Context
 
-from . import kernel as K
+from . import gammas, kernel as K, patterns as P
 from . import solver as S
 from .board import SWAP, WHITE, State, empty, transpose
 from .kernel import padded, to_kernel, unpadded  # also imported from here by the tests
@@ -98,15 +98,23 @@ class MCTS:
     bridges: bool = True  # playouts answer intrusions into bridges
     tactics: bool = True  # win at once, block a win in one
     inferior: bool = False  # leave dead, edge-captured and dominated cells out of the tree (kernel.left_out)
+    learned: bool = False  # priors from learned move features (bots.hex.gammas), not the hand-set ones
+    prior_weight: float = 20.0  # the learned priors' visits: the strongest cell wins them all
+    gammas_file: str = ""  # a table of tools/hex_gammas.py for the learned priors ("": the shipped one)
     solve_empties: int = SOLVE_EMPTIES
     parallel = True  # workers may search the same State; their votes are added up
 
+    _gammas: np.ndarray = field(default_factory=lambda: P.NO_GAMMAS, init=False, repr=False)
     _tree: uct.Tree | None = field(default=None, init=False, repr=False)
     _root_state: State | None = field(default=None, init=False, repr=False)
 
     def __post_init__(self) -> None:
         if self.capacity < 10_000:
             raise ValueError("capacity must be at least 10000 nodes")
+        if not 0 <= self.prior_weight <= 1000:
+            raise ValueError("prior_weight must be between 0 and 1000 visits")
+        if self.learned and self.priors:
+            self._gammas = gammas.load(self.gammas_file) if self.gammas_file else gammas.shipped()
         K.seed(self.seed if self.seed is not None else int.from_bytes(os.urandom(4), "little"))
 
     # -- the move -------------------------------------------------------------------------
@@ -195,10 +203,11 @@ class MCTS:
             value = uct.value(tree, node) if node >= 0 else 0.5
         return SearchResult(move, value, 0, done, time.monotonic() - start, tuple(votes))
 
-    def _params(self) -> tuple[int, bool]:
-        """The search's params (bots.hex.kernel: the priors' features and F_INFERIOR, bridge replies)."""
+    def _params(self) -> tuple[int, bool, np.ndarray, float]:
+        """The search's params (bots.hex.kernel: the priors' features and F_INFERIOR, bridge
+        replies, the learned priors' gammas and weight)."""
         features = (K.PRIORS if self.priors else 0) | (K.F_INFERIOR if self.inferior else 0)
-        return features, bool(self.bridges)
+        return features, bool(self.bridges), self._gammas, float(self.prior_weight)
 
     def _root_for(self, state: State) -> uct.Tree:
         """The tree for `state`: the old one re-rooted if it leads here, else a new one."""
