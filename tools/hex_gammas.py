@@ -25,7 +25,7 @@ from pathlib import Path
 
 import numpy as np
 
-from bots.hex import kernel as K, patterns as P
+from bots.hex import gammas as gammas_table, kernel as K, patterns as P
 from bots.hex.board import SWAP, empty
 from bots.hex.sgf import play_dialect, read_game
 from bradley_terry import fit, report
@@ -68,6 +68,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--skip", type=int, default=2, help="moves of each game not learned from (random openings)")
     parser.add_argument("--sweeps", type=int, default=40)
     parser.add_argument("--holdout", type=float, default=0.1, help="share of games kept out of the fit to test it")
+    parser.add_argument("--compare", type=Path, nargs="*", default=[],
+                        help="tables whose figures on the held-out games are printed too")
     parser.add_argument("--source", default="", help="where the games came from, written into the table")
     args = parser.parse_args(argv)
     paths = sorted(p for d in args.records for p in d.rglob("*.sgf"))
@@ -84,6 +86,9 @@ def main(argv: list[str] | None = None) -> int:
         uniform = report(Ft, ot, wt, np.ones(len(gammas)))[0]
         print(f"held out: {len(paths) - cut} games, {len(wt)} moves: log-likelihood {loglik:.3f} "
               f"(uniform {uniform:.3f}), strongest played {top:.1%}")
+        for other in args.compare:
+            loglik, top = report(Ft, ot, wt, gammas_table.load(other))
+            print(f"held out, {other}: log-likelihood {loglik:.3f}, strongest played {top:.1%}")
     table = {"source": args.source, "games": cut, "moves": len(winners), "sizes": list(P.FEATURE_SIZES),
              "gammas": [round(float(g), 6) for g in gammas]}
     args.out.write_text(json.dumps(table) + "\n")

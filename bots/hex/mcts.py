@@ -98,7 +98,7 @@ class MCTS:
     bridges: bool = True  # playouts answer intrusions into bridges
     tactics: bool = True  # win at once, block a win in one
     inferior: bool = False  # leave dead, edge-captured and dominated cells out of the tree (kernel.left_out)
-    learned: bool = False  # priors from learned move features (bots.hex.gammas), not the hand-set ones
+    learned: bool = True  # priors from learned move features (bots.hex.gammas), not the hand-set ones
     prior_weight: float = 20.0  # the learned priors' visits: the strongest cell wins them all
     gammas_file: str = ""  # a table of tools/hex_gammas.py for the learned priors ("": the shipped one)
     solve_empties: int = SOLVE_EMPTIES

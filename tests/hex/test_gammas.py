@@ -153,3 +153,13 @@ def test_learning_finds_the_feature_the_games_follow_and_the_player_uses_it(tmp_
     player = MCTS(learned=True, gammas_file=str(out), seed=3, playouts=200)
     r = player.choose(state, None, Budget(5.0))
     assert state.is_legal(r.move)
+
+
+def test_the_player_uses_the_shipped_table():
+    """The package's table loads, the default player searches with it, and it has learned what
+    MoHex plays: restore a bridge just cut, answer next to the last move."""
+    gammas = G.shipped()
+    assert np.array_equal(MCTS()._params()[2], gammas)
+    assert MCTS(learned=False)._params()[2].shape == (0,)
+    assert gammas[F[P.SAVE] + 1] > 5 * gammas[F[P.SAVE]]
+    assert gammas[F[P.NEAR] + 1] > gammas[F[P.NEAR] + 5]
