@@ -24,10 +24,12 @@ alternately, then ONE flood fill decides the winner (a full board has exactly on
 or a stone and its edge through the padding, with exactly two empty common neighbours, one
 just taken) answers in the other cell of the bridge.
 
-`children` lists every empty cell (and SWAP_MOVE when the swap is allowed) with priors (an
-even prior, plus prior wins for a cell that makes a bridge with an own stone or edge, for a
-cell next to the last move, and for the swap of a first stone off Black's edge rows; see
-PRIOR_* for what the arena said about these and others), leaving out the inferior cells with
+`children` lists every empty cell (and SWAP_MOVE when the swap is allowed) with priors: the
+learned ones (bots.hex.patterns' features weighed by bots.hex.gammas) when the params hold
+gammas, else the hand-set ones (an even prior, plus prior wins for a cell that makes a bridge
+with an own stone or edge and for a cell next to the last move; see PRIOR_* for what the arena
+said about these and others), and prior wins for the swap of a first stone off Black's edge
+rows either way, leaving out the inferior cells with
 F_INFERIOR (dead cells, edge-bridge carriers and cells dominated by a killer, see the
 inferior cells section), and
 nothing for a finished position (which is then a leaf: its playout returns the winner, since
