@@ -9,7 +9,9 @@ is the product of its features' gammas.
 
 from __future__ import annotations
 
+import argparse
 from collections.abc import Sequence
+from pathlib import Path
 
 import numpy as np
 
@@ -45,3 +47,35 @@ def report(F: np.ndarray, owner: np.ndarray, winners: np.ndarray, gammas: np.nda
     best = np.full(len(winners), -1.0)
     np.maximum.at(best, owner, strength)
     return loglik, float(np.mean(strength[winners] >= best))
+
+
+def arguments(doc: str) -> argparse.ArgumentParser:
+    """The command line both learners take (a tool adds its own options)."""
+    parser = argparse.ArgumentParser(description=doc.split("\n\n")[0])
+    parser.add_argument("out", type=Path)
+    parser.add_argument("records", type=Path, nargs="+")
+    parser.add_argument("--skip", type=int, default=2, help="moves of each game not learned from (random openings)")
+    parser.add_argument("--sweeps", type=int, default=40)
+    parser.add_argument("--holdout", type=float, default=0.1, help="share of games kept out of the fit to test it")
+    parser.add_argument("--compare", type=Path, nargs="*", default=[],
+                        help="tables whose figures on the held-out games are printed too")
+    parser.add_argument("--source", default="", help="where the games came from, written into the table")
+    return parser
+
+
+def games(parser: argparse.ArgumentParser, args: argparse.Namespace) -> tuple[list[Path], list[Path]]:
+    """The SGF files under the record directories: those to fit, and those held out (the last
+    `--holdout` share, in name order); a usage error if there are none."""
+    paths = sorted(p for d in args.records for p in d.rglob("*.sgf"))
+    if not paths:
+        parser.error("no .sgf files under " + " ".join(map(str, args.records)))
+    cut = len(paths) - int(len(paths) * args.holdout)
+    return paths[:cut], paths[cut:]
+
+
+def held_out(games: int, F: np.ndarray, owner: np.ndarray, winners: np.ndarray, gammas: np.ndarray) -> str:
+    """The fit's figures on the held-out games, beside a uniform choice's."""
+    loglik, top = report(F, owner, winners, gammas)
+    uniform = report(F, owner, winners, np.ones(len(gammas)))[0]
+    return (f"held out: {games} games, {len(winners)} moves: log-likelihood {loglik:.3f} "
+            f"(uniform {uniform:.3f}), strongest played {top:.1%}")

@@ -20,7 +20,6 @@ source directory, where it finds its joseki file):
 
 from __future__ import annotations
 
-import argparse
 import json
 import sys
 from pathlib import Path
@@ -28,7 +27,7 @@ from pathlib import Path
 import numpy as np
 
 from bots.go import gammas as gammas_table, kernel as K
-from bradley_terry import fit, report
+from bradley_terry import arguments, fit, games, held_out, report
 from bots.go.board import PASS, parse_point
 from bots.go.sgf import parse_moves
 
@@ -85,43 +84,29 @@ def place(F: np.ndarray, codes: np.ndarray, shapes: np.ndarray) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("out", type=Path)
-    parser.add_argument("records", type=Path, nargs="+")
-    parser.add_argument("--skip", type=int, default=2, help="moves of each game not learned from (random openings)")
-    parser.add_argument("--sweeps", type=int, default=40)
+    parser = arguments(__doc__)
     parser.add_argument("--shapes", type=int, default=0,
                         help="a large pattern played this often in the fitted games gets its own gamma "
                              "(0, the shipped table: none)")
-    parser.add_argument("--holdout", type=float, default=0.1, help="share of games kept out of the fit to test it")
-    parser.add_argument("--compare", type=Path, nargs="*", default=[],
-                        help="tables whose figures on the held-out games are printed too")
-    parser.add_argument("--source", default="", help="where the games came from, written into the table")
     args = parser.parse_args(argv)
-    paths = sorted(p for d in args.records for p in d.rglob("*.sgf"))
-    if not paths:
-        parser.error("no .sgf files under " + " ".join(map(str, args.records)))
-    cut = len(paths) - int(len(paths) * args.holdout)
-    F, codes, owner, winners = competitions(paths[:cut], args.skip)
+    fitted, kept = games(parser, args)
+    F, codes, owner, winners = competitions(fitted, args.skip)
     shapes = harvest(codes, winners, args.shapes)
     place(F, codes, shapes)
     gammas = fit(F, owner, winners, K.FEATURE_SIZES + (1 + len(shapes),), args.sweeps)
     loglik, top = report(F, owner, winners, gammas)
-    print(f"{cut} games, {len(winners)} moves, {len(shapes)} large patterns: log-likelihood {loglik:.3f}, "
+    print(f"{len(fitted)} games, {len(winners)} moves, {len(shapes)} large patterns: log-likelihood {loglik:.3f}, "
           f"strongest played {top:.1%}")
-    if cut < len(paths):
-        Ft, ct, ot, wt = competitions(paths[cut:], args.skip)
+    if kept:
+        Ft, ct, ot, wt = competitions(kept, args.skip)
         place(Ft, ct, shapes)
-        loglik, top = report(Ft, ot, wt, gammas)
-        uniform = report(Ft, ot, wt, np.ones(len(gammas)))[0]
-        print(f"held out: {len(paths) - cut} games, {len(wt)} moves: log-likelihood {loglik:.3f} "
-              f"(uniform {uniform:.3f}), strongest played {top:.1%}")
+        print(held_out(len(kept), Ft, ot, wt, gammas))
         for other in args.compare:
             table = gammas_table.load(other)
             place(Ft, ct, table.shapes)
             loglik, top = report(Ft, ot, wt, table.gammas)
             print(f"held out, {other}: log-likelihood {loglik:.3f}, strongest played {top:.1%}")
-    table = {"source": args.source, "games": cut, "moves": len(winners), "sizes": list(K.FEATURE_SIZES),
+    table = {"source": args.source, "games": len(fitted), "moves": len(winners), "sizes": list(K.FEATURE_SIZES),
              "shapes": [int(x) for x in shapes], "gammas": [round(float(g), 6) for g in gammas]}
     args.out.write_text(json.dumps(table) + "\n")
     return 0

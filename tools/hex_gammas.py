@@ -18,7 +18,6 @@ The shipped table was learned from MoHex 2.0's self-play on 11x11, recorded by o
 
 from __future__ import annotations
 
-import argparse
 import json
 import sys
 from pathlib import Path
@@ -28,7 +27,7 @@ import numpy as np
 from bots.hex import gammas as gammas_table, kernel as K, patterns as P
 from bots.hex.board import SWAP, empty
 from bots.hex.sgf import play_dialect, read_game
-from bradley_terry import fit, report
+from bradley_terry import arguments, fit, games, held_out, report
 
 
 def competitions(paths: list[Path], skip: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -62,34 +61,20 @@ def competitions(paths: list[Path], skip: int) -> tuple[np.ndarray, np.ndarray, 
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("out", type=Path)
-    parser.add_argument("records", type=Path, nargs="+")
-    parser.add_argument("--skip", type=int, default=2, help="moves of each game not learned from (random openings)")
-    parser.add_argument("--sweeps", type=int, default=40)
-    parser.add_argument("--holdout", type=float, default=0.1, help="share of games kept out of the fit to test it")
-    parser.add_argument("--compare", type=Path, nargs="*", default=[],
-                        help="tables whose figures on the held-out games are printed too")
-    parser.add_argument("--source", default="", help="where the games came from, written into the table")
+    parser = arguments(__doc__)
     args = parser.parse_args(argv)
-    paths = sorted(p for d in args.records for p in d.rglob("*.sgf"))
-    if not paths:
-        parser.error("no .sgf files under " + " ".join(map(str, args.records)))
-    cut = len(paths) - int(len(paths) * args.holdout)
-    F, owner, winners = competitions(paths[:cut], args.skip)
+    fitted, kept = games(parser, args)
+    F, owner, winners = competitions(fitted, args.skip)
     gammas = fit(F, owner, winners, P.FEATURE_SIZES, args.sweeps)
     loglik, top = report(F, owner, winners, gammas)
-    print(f"{cut} games, {len(winners)} moves: log-likelihood {loglik:.3f}, strongest played {top:.1%}")
-    if cut < len(paths):
-        Ft, ot, wt = competitions(paths[cut:], args.skip)
-        loglik, top = report(Ft, ot, wt, gammas)
-        uniform = report(Ft, ot, wt, np.ones(len(gammas)))[0]
-        print(f"held out: {len(paths) - cut} games, {len(wt)} moves: log-likelihood {loglik:.3f} "
-              f"(uniform {uniform:.3f}), strongest played {top:.1%}")
+    print(f"{len(fitted)} games, {len(winners)} moves: log-likelihood {loglik:.3f}, strongest played {top:.1%}")
+    if kept:
+        Ft, ot, wt = competitions(kept, args.skip)
+        print(held_out(len(kept), Ft, ot, wt, gammas))
         for other in args.compare:
             loglik, top = report(Ft, ot, wt, gammas_table.load(other))
             print(f"held out, {other}: log-likelihood {loglik:.3f}, strongest played {top:.1%}")
-    table = {"source": args.source, "games": cut, "moves": len(winners), "sizes": list(P.FEATURE_SIZES),
+    table = {"source": args.source, "games": len(fitted), "moves": len(winners), "sizes": list(P.FEATURE_SIZES),
              "gammas": [round(float(g), 6) for g in gammas]}
     args.out.write_text(json.dumps(table) + "\n")
     return 0
