@@ -4,7 +4,7 @@
 
 Every SGF under the directories is replayed; from move `--skip` on, each stone played is one
 competition among the mover's empty cells, won by the cell played (a swap is not learned
-from).  Each cell is the features of bots.hex.patterns; the gammas are fitted by
+from).  Each cell is the features of bots.hex.kernel; the gammas are fitted by
 tools/bradley_terry.py.  It prints the fit's log-likelihood and how often the strongest move
 was the one played, on the fitted games and on the held-out ones.
 
@@ -24,7 +24,7 @@ from pathlib import Path
 
 import numpy as np
 
-from bots.hex import gammas as gammas_table, kernel as K, patterns as P
+from bots.hex import gammas as gammas_table, kernel as K
 from bots.hex.board import SWAP, empty
 from bots.hex.sgf import play_dialect, read_game
 from bradley_terry import arguments, fit, games, held_out, report
@@ -49,10 +49,10 @@ def competitions(paths: list[Path], skip: int) -> tuple[np.ndarray, np.ndarray, 
                 board = pos[K.OFF:]
                 pw, ph = int(pos[K.PW]), int(pos[K.PH])
                 cells = [K.padded(c, state.width) for c in range(state.cells) if state.board[c] == 0]
-                block = np.empty((len(cells), P.WORK), np.int64)
+                block = np.empty((len(cells), K.WORK), np.int64)
                 for k, p in enumerate(cells):
-                    P.move_features(board, pw, ph, np.int64(pos[K.LAST]), p, state.to_move, block[k])
-                rows.append(block[:, :P.NGROUPS])
+                    K.move_features(board, pw, ph, np.int64(pos[K.LAST]), p, state.to_move, block[k])
+                rows.append(block[:, :K.NGROUPS])
                 owner.append(np.full(len(cells), len(winners), np.int64))
                 winners.append(first + cells.index(K.padded(after.last, state.width)))
                 first += len(cells)
@@ -65,7 +65,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     fitted, kept = games(parser, args)
     F, owner, winners = competitions(fitted, args.skip)
-    gammas = fit(F, owner, winners, P.FEATURE_SIZES, args.sweeps)
+    gammas = fit(F, owner, winners, K.FEATURE_SIZES, args.sweeps)
     loglik, top = report(F, owner, winners, gammas)
     print(f"{len(fitted)} games, {len(winners)} moves: log-likelihood {loglik:.3f}, strongest played {top:.1%}")
     if kept:
@@ -74,7 +74,7 @@ def main(argv: list[str] | None = None) -> int:
         for other in args.compare:
             loglik, top = report(Ft, ot, wt, gammas_table.load(other))
             print(f"held out, {other}: log-likelihood {loglik:.3f}, strongest played {top:.1%}")
-    table = {"source": args.source, "games": len(fitted), "moves": len(winners), "sizes": list(P.FEATURE_SIZES),
+    table = {"source": args.source, "games": len(fitted), "moves": len(winners), "sizes": list(K.FEATURE_SIZES),
              "gammas": [round(float(g), 6) for g in gammas]}
     args.out.write_text(json.dumps(table) + "\n")
     return 0

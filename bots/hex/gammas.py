@@ -1,4 +1,4 @@
-"""The Hex search's learned priors: one gamma per move feature of `bots.hex.patterns`.
+"""The Hex search's learned priors: one gamma per move feature of `bots.hex.kernel`.
 
 A move's strength is the product of its features' gammas (Coulom's generalized Bradley-Terry
 model, 2007); the search gives each cell prior wins by its strength against the strongest
@@ -15,13 +15,13 @@ from pathlib import Path
 import numpy as np
 
 from .. import gammas as tables
-from . import patterns as P
+from . import kernel as K
 
 
 def check(table: dict) -> np.ndarray:
     """The gammas of a table as `tools/hex_gammas.py` writes it; ValueError if it was learned
     for other features than the kernel's or is malformed."""
-    return tables.checked(table, P.FEATURE_SIZES, P.NFEATURES)
+    return tables.checked(table, K.FEATURE_SIZES, K.NFEATURES)
 
 
 def load(path: str | Path) -> np.ndarray:

@@ -39,7 +39,7 @@ from search import uct
 from search.budget import Budget, SearchResult
 from search.contracts import Context
 
-from . import gammas, kernel as K, patterns as P
+from . import gammas, kernel as K
 from . import solver as S
 from .board import SWAP, WHITE, State, empty, transpose
 from .kernel import padded, to_kernel, unpadded  # also imported from here by the tests
@@ -104,7 +104,7 @@ class MCTS:
     solve_empties: int = SOLVE_EMPTIES
     parallel = True  # workers may search the same State; their votes are added up
 
-    _gammas: np.ndarray = field(default_factory=lambda: P.NO_GAMMAS, init=False, repr=False)
+    _gammas: np.ndarray = field(default_factory=lambda: K.NO_GAMMAS, init=False, repr=False)
     _tree: uct.Tree | None = field(default=None, init=False, repr=False)
     _root_state: State | None = field(default=None, init=False, repr=False)
 

@@ -1,4 +1,4 @@
-"""Learned priors for Hex: the move features (bots.hex.patterns), the table loader
+"""Learned priors for Hex: the move features (bots.hex.kernel), the table loader
 (bots.hex.gammas), the search's use of them and the tool that learns them (tools/hex_gammas.py)."""
 
 from __future__ import annotations
@@ -12,22 +12,22 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from bots.hex import gammas as G, kernel as K, patterns as P
+from bots.hex import gammas as G, kernel as K
 from bots.hex.board import BLACK, WHITE, State, empty, from_moves, parse_cell, transpose
 from bots.hex.mcts import MCTS
 from bots.hex.sgf import game_sgf
 from search.budget import Budget
 
 ROOT = Path(__file__).resolve().parents[2]
-F = P.FEATURE_OFFSETS
+F = K.FEATURE_OFFSETS
 
 
 def features(state: State, cell: int) -> list[int]:
     pos = K.to_kernel(state)
-    out = np.empty(P.WORK, np.int64)
-    P.move_features(pos[K.OFF:], np.int64(pos[K.PW]), np.int64(pos[K.PH]), np.int64(pos[K.LAST]),
+    out = np.empty(K.WORK, np.int64)
+    K.move_features(pos[K.OFF:], np.int64(pos[K.PW]), np.int64(pos[K.PH]), np.int64(pos[K.LAST]),
                     np.int64(K.padded(cell, state.width)), np.int64(state.to_move), out)
-    return [int(x) for x in out[:P.NGROUPS]]
+    return [int(x) for x in out[:K.NGROUPS]]
 
 
 def at(state: State, name: str) -> list[int]:
@@ -70,40 +70,40 @@ def test_features_are_the_same_from_either_side_and_turned(w, h):
                 mine = features(state, c)
                 assert features(other, transpose(c, w, h)) == mine
                 assert features(half, n - 1 - c) == mine
-                assert all(F[g] <= mine[g] < F[g] + P.FEATURE_SIZES[g] for g in range(P.NGROUPS))
+                assert all(F[g] <= mine[g] < F[g] + K.FEATURE_SIZES[g] for g in range(K.NGROUPS))
 
 
 def test_bridges_made_cut_and_saved():
     # Black c3 and d4 are a bridge (carriers d3, c4); White intrudes at d3.
     state = from_moves(7, ["c3", "a7", "d4", "d3"])
     assert state.to_move == BLACK
-    assert at(state, "c4")[P.SAVE] == F[P.SAVE] + 1  # restores the bridge just cut
-    assert at(state, "e5")[P.MADE] == F[P.MADE] + 1  # a bridge with d4
-    assert at(state, "e2")[P.SAVE] == F[P.SAVE]
+    assert at(state, "c4")[K.SAVE] == F[K.SAVE] + 1  # restores the bridge just cut
+    assert at(state, "e5")[K.MADE] == F[K.MADE] + 1  # a bridge with d4
+    assert at(state, "e2")[K.SAVE] == F[K.SAVE]
     white = from_moves(7, ["c3", "a7", "d4"])  # White to move: c4 and d3 intrude into Black's bridge
-    assert at(white, "c4")[P.CUT] == F[P.CUT] + 1
-    assert at(white, "f6")[P.CUT] == F[P.CUT]
+    assert at(white, "c4")[K.CUT] == F[K.CUT] + 1
+    assert at(white, "f6")[K.CUT] == F[K.CUT]
     older = from_moves(7, ["c3", "a7", "d4", "d3", "g1", "g7"])  # the intrusion is not the last move
-    assert at(older, "c4")[P.SAVE] == F[P.SAVE] + 2
+    assert at(older, "c4")[K.SAVE] == F[K.SAVE] + 2
 
 
 def test_edge_templates_count_as_bridges_for_the_owner_only():
     state = empty(7)  # Black to move: the second row bridges to its own edge (top and bottom)
-    assert at(state, "d2")[P.MADE] == F[P.MADE] + 1
-    assert at(state, "d6")[P.MADE] == F[P.MADE] + 1
-    assert at(state, "d4")[P.MADE] == F[P.MADE]
-    assert at(state, "b4")[P.MADE] == F[P.MADE]  # White's second column
-    assert at(state, "d2")[P.EDGE] == F[P.EDGE] + 4 * 1 + 3
+    assert at(state, "d2")[K.MADE] == F[K.MADE] + 1
+    assert at(state, "d6")[K.MADE] == F[K.MADE] + 1
+    assert at(state, "d4")[K.MADE] == F[K.MADE]
+    assert at(state, "b4")[K.MADE] == F[K.MADE]  # White's second column
+    assert at(state, "d2")[K.EDGE] == F[K.EDGE] + 4 * 1 + 3
     white = from_moves(7, ["g7"])
-    assert at(white, "b4")[P.MADE] == F[P.MADE] + 1
-    assert at(white, "d2")[P.MADE] == F[P.MADE]
+    assert at(white, "b4")[K.MADE] == F[K.MADE] + 1
+    assert at(white, "d2")[K.MADE] == F[K.MADE]
 
 
 def test_distance_to_the_last_move():
     state = from_moves(9, ["e5"])  # White to move, Black's e5 the last move
-    near = {name: at(state, name)[P.NEAR] - F[P.NEAR] for name in ("f5", "f4", "d6", "f6", "c5", "g3", "e2", "a1")}
+    near = {name: at(state, name)[K.NEAR] - F[K.NEAR] for name in ("f5", "f4", "d6", "f6", "c5", "g3", "e2", "a1")}
     assert near == {"f5": 1, "f4": 1, "d6": 1, "f6": 2, "c5": 3, "g3": 3, "e2": 4, "a1": 5}
-    assert at(empty(9), "e5")[P.NEAR] == F[P.NEAR]
+    assert at(empty(9), "e5")[K.NEAR] == F[K.NEAR]
 
 
 def test_a_table_for_other_features_is_refused(tmp_path):
@@ -111,8 +111,8 @@ def test_a_table_for_other_features_is_refused(tmp_path):
     bad.write_text(json.dumps({"sizes": [1, 2], "gammas": [1.0, 1.0, 1.0]}))
     with pytest.raises(ValueError, match="bad.json"):
         G.load(bad)
-    sizes = list(P.FEATURE_SIZES)
-    for gammas in ([1.0] * (P.NFEATURES - 1), [1.0] * (P.NFEATURES - 1) + [0.0]):
+    sizes = list(K.FEATURE_SIZES)
+    for gammas in ([1.0] * (K.NFEATURES - 1), [1.0] * (K.NFEATURES - 1) + [0.0]):
         with pytest.raises(ValueError, match="positive"):
             G.check({"sizes": sizes, "gammas": gammas})
     with pytest.raises(ValueError, match="prior_weight"):
@@ -128,7 +128,7 @@ def test_learning_finds_the_feature_the_games_follow_and_the_player_uses_it(tmp_
         moves = []
         for _ in range(24):
             free = [c for c in range(49) if state.board[c] == 0]
-            near = [c for c in free if state.last is not None and features(state, c)[P.NEAR] == F[P.NEAR] + 1]
+            near = [c for c in free if state.last is not None and features(state, c)[K.NEAR] == F[K.NEAR] + 1]
             m = rng.choice(near or free)
             moves.append(m)
             state = state.play(m)
@@ -139,14 +139,14 @@ def test_learning_finds_the_feature_the_games_follow_and_the_player_uses_it(tmp_
     assert done.returncode == 0, done.stderr
     assert "held out" in done.stdout
     gammas = G.load(out)
-    assert all(gammas[F[P.NEAR] + 1] > 5 * gammas[F[P.NEAR] + d] for d in range(2, 6))
+    assert all(gammas[F[K.NEAR] + 1] > 5 * gammas[F[K.NEAR] + d] for d in range(2, 6))
     state = from_moves(7, ["d4"])
     pos = K.to_kernel(state)
     moves = np.empty(K.space(pos) + 1, np.int64)
     prior = np.empty((2, K.space(pos) + 1))
     n = K.children(pos, (K.PRIORS, True, gammas, 20.0), np.zeros(0, np.uint8), moves, prior)
     rate = {K.unpadded(int(moves[i]), 7): prior[1, i] / prior[0, i] for i in range(n)}
-    neighbours = [c for c in rate if features(state, c)[P.NEAR] == F[P.NEAR] + 1]
+    neighbours = [c for c in rate if features(state, c)[K.NEAR] == F[K.NEAR] + 1]
     others = [v for c, v in rate.items() if c not in neighbours]
     assert len(neighbours) == 6 and min(rate[c] for c in neighbours) > max(others)
     assert all(prior[0, i] == K.PRIOR_EVEN + 20.0 for i in range(n))
@@ -161,5 +161,5 @@ def test_the_player_uses_the_shipped_table():
     gammas = G.shipped()
     assert np.array_equal(MCTS()._params()[2], gammas)
     assert MCTS(learned=False)._params()[2].shape == (0,)
-    assert gammas[F[P.SAVE] + 1] > 5 * gammas[F[P.SAVE]]
-    assert gammas[F[P.NEAR] + 1] > gammas[F[P.NEAR] + 5]
+    assert gammas[F[K.SAVE] + 1] > 5 * gammas[F[K.SAVE]]
+    assert gammas[F[K.NEAR] + 1] > gammas[F[K.NEAR] + 5]

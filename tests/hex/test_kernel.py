@@ -19,7 +19,6 @@ import numpy as np
 import pytest
 
 from bots.hex import kernel as K
-from bots.hex.patterns import NO_GAMMAS
 from bots.hex.board import (BLACK, EMPTY, OFFSETS, SWAP, WHITE, State, connected, empty, from_moves, from_rows,
                             parse_cell)
 
@@ -142,7 +141,7 @@ def children_of(state: State, mask=None) -> list[int]:
     prior = np.zeros((2, space + 1), np.float32)
     mask = np.zeros(0, np.uint8) if mask is None else mask
     out = []
-    for params in ((K.PRIORS, True, NO_GAMMAS, 0.0), (0, False, NO_GAMMAS, 0.0)):
+    for params in ((K.PRIORS, True, K.NO_GAMMAS, 0.0), (0, False, K.NO_GAMMAS, 0.0)):
         n = K.children(pos, params, mask, moves, prior)
         assert np.all(prior[0, :n] > 0) and np.all(prior[1, :n] >= 0) and np.all(prior[1, :n] <= prior[0, :n])
         if not params[0]:
@@ -378,7 +377,7 @@ def kernel_moves(w: int, h: int, features: int):
         pos = K.to_kernel(state_of(w, h, board, to_move))
         out = np.empty(K.space(pos) + 1, np.int32)
         prior = np.zeros((2, K.space(pos) + 1), np.float32)
-        n = K.children(pos, (features, False, NO_GAMMAS, 0.0), np.zeros(0, np.uint8), out, prior)
+        n = K.children(pos, (features, False, K.NO_GAMMAS, 0.0), np.zeros(0, np.uint8), out, prior)
         return [K.unpadded(int(p), w) for p in out[:n]]
     return moves
 
@@ -420,14 +419,14 @@ def test_children_leave_inferior_cells_out_only_with_the_feature():
     moves = np.empty(K.space(pos) + 1, np.int32)
     prior = np.zeros((2, K.space(pos) + 1), np.float32)
     none = np.zeros(0, np.uint8)
-    n = K.children(pos, (K.PRIORS, True, NO_GAMMAS, 0.0), none, moves, prior)
+    n = K.children(pos, (K.PRIORS, True, K.NO_GAMMAS, 0.0), none, moves, prior)
     assert K.padded(c3, 5) in moves[:n]
-    m = K.children(pos, (K.PRIORS | K.F_INFERIOR, True, NO_GAMMAS, 0.0), none, moves, prior)
+    m = K.children(pos, (K.PRIORS | K.F_INFERIOR, True, K.NO_GAMMAS, 0.0), none, moves, prior)
     assert set(moves[:m]) <= set(moves[:n]) - {K.padded(c, 5) for c in inferior_cells(s)}
     assert K.padded(c3, 5) not in moves[:m] and m < n - 2  # c3 and the carriers at the top
     only = np.zeros(K.space(pos), np.uint8)
     only[K.padded(c3, 5)] = 1  # the only move allowed is inferior: it is still a child
-    n = K.children(pos, (K.PRIORS | K.F_INFERIOR, True, NO_GAMMAS, 0.0), only, moves, prior)
+    n = K.children(pos, (K.PRIORS | K.F_INFERIOR, True, K.NO_GAMMAS, 0.0), only, moves, prior)
     assert n == 1 and moves[0] == K.padded(c3, 5)
 
 
@@ -559,7 +558,7 @@ def test_priors_against_the_oracle():
         moves = np.empty(space + 1, np.int32)
         prior = np.zeros((2, space + 1), np.float32)
         for features in (K.PRIORS, K.F_BRIDGE, K.F_NEAR, 0):
-            n = K.children(pos, (features, True, NO_GAMMAS, 0.0), np.zeros(0, np.uint8), moves, prior)
+            n = K.children(pos, (features, True, K.NO_GAMMAS, 0.0), np.zeros(0, np.uint8), moves, prior)
             for j in range(n):
                 cell = K.unpadded(int(moves[j]), w)
                 assert (prior[0, j], prior[1, j]) == prior_oracle(s, cell, features), (s, cell, features)
@@ -573,7 +572,7 @@ def test_swap_prior():
         pos = K.to_kernel(s)
         moves = np.empty(K.space(pos) + 1, np.int32)
         prior = np.zeros((2, K.space(pos) + 1), np.float32)
-        n = K.children(pos, (features, True, NO_GAMMAS, 0.0), np.zeros(0, np.uint8), moves, prior)
+        n = K.children(pos, (features, True, K.NO_GAMMAS, 0.0), np.zeros(0, np.uint8), moves, prior)
         j = list(moves[:n]).index(K.SWAP_MOVE)
         return float(prior[0, j]), float(prior[1, j])
 
