@@ -675,19 +675,6 @@ def move_features(board, pw, ph, last, p, c, out):
         code |= state[k] << (2 * k)
         turned |= state[(k + 3) % 6] << (2 * k)
     out[RING] = min(code, turned)
-    made = 0
-    for k in range(6):
-        k1 = (k + 1) % 6
-        if state[k] == 0 and state[k1] == 0:
-            dr = _DR[k] + _DR[k1]
-            dc = _DC[k] + _DC[k1]
-            if white:
-                dr, dc = dc, dr
-            r, col = r0 + dr, c0 + dc
-            if 0 <= r < ph and 0 <= col < pw:
-                v = board[r * pw + col]
-                if v != EMPTY and v & 3 == c:
-                    made += 1
     cut = 0
     save = 0
     for k in range(6):
@@ -699,7 +686,7 @@ def move_features(board, pw, ph, last, p, c, out):
                 save = 1
             elif save == 0:
                 save = 2
-    out[MADE] = FEATURE_OFFSETS[MADE] + min(made, 3)
+    out[MADE] = FEATURE_OFFSETS[MADE] + min(bridges_made(board, pw, ph, p, c), 3)
     out[CUT] = FEATURE_OFFSETS[CUT] + min(cut, 2)
     out[SAVE] = FEATURE_OFFSETS[SAVE] + save
     near = 0
@@ -741,23 +728,27 @@ def move_strength(board, pw, ph, last, p, c, gammas, scratch):
 # priors' gammas, NO_GAMMAS for the hand-set ones; their weight in prior visits, a float).
 
 @njit(cache=CACHE, inline="always")
+def bridges_made(board, pw, ph, p, c):
+    """How many bridges c makes by playing the empty padded cell p: an own stone or edge at the
+    far cell, both carriers empty.  (dcol, drow) of each far cell, then its two carriers."""
+    r, col = p // pw, p % pw
+    n = 0
+    for dc, dr, a, b in ((1, -2, -pw, -pw + 1), (2, -1, -pw + 1, 1), (1, 1, 1, pw),
+                         (-1, 2, pw, pw - 1), (-2, 1, pw - 1, -1), (-1, -1, -1, -pw)):
+        rr, cc = r + dr, col + dc
+        if 0 <= rr < ph and 0 <= cc < pw and board[rr * pw + cc] & 3 == c \
+                and board[p + a] == EMPTY and board[p + b] == EMPTY:
+            n += 1
+    return n
+
+
+@njit(cache=CACHE, inline="always")
 def _priors(board, pw, ph, last, p, c, features):
     """(prior visits, prior wins) of c playing the empty padded cell p (`last` the last move;
     `features` the F_* bits in use)."""
     pn = PRIOR_EVEN
     pw_ = PRIOR_EVEN / 2
-    r, col = p // pw, p % pw
-    # a bridge with an own stone or edge: (dcol, drow) of the far cell and its two carriers
-    bridge = False
-    if features & F_BRIDGE:
-        for dc, dr, a, b in ((1, -2, -pw, -pw + 1), (2, -1, -pw + 1, 1), (1, 1, 1, pw),
-                             (-1, 2, pw, pw - 1), (-2, 1, pw - 1, -1), (-1, -1, -1, -pw)):
-            rr, cc = r + dr, col + dc
-            if 0 <= rr < ph and 0 <= cc < pw and board[rr * pw + cc] & 3 == c \
-                    and board[p + a] == EMPTY and board[p + b] == EMPTY:
-                bridge = True
-                break
-    if bridge:
+    if features & F_BRIDGE and bridges_made(board, pw, ph, p, c) > 0:
         pn += PRIOR_BRIDGE
         pw_ += PRIOR_BRIDGE
     if last >= 0 and features & F_NEAR:
