@@ -625,14 +625,17 @@ def playout_rate(size: int = 11, seconds: float = 1.0, bridges: bool = False, he
 # - NEAR: where it stands from the last move (none, a neighbour, a bridge away, another cell at
 #   distance 2, at 3, farther);
 # - EDGE: its distance to its own edges (0 to 3 rows, the last meaning 3 or more) times 4, plus
-#   its distance to the opponent's.
+#   its distance to the opponent's;
+# - FAR: the six cells a bridge away, read as RING reads the neighbours (a cell beyond the
+#   padding reads as the padding cell nearest it: the edge, or a neutral corner); with RING,
+#   the twelve cells within distance 2 that MoHex 2.0's patterns see, as two groups of six.
 #
 # The same function computes them at training (tools/hex_gammas.py) and at play (`children`).
 # They live in this file because numba's disk cache of `children` (and search.uct's digest of
 # the game's kernel files) would not see a change made to them in another file.
 
-RING, MADE, CUT, SAVE, NEAR, EDGE = range(6)
-FEATURE_SIZES = (4096, 4, 3, 3, 6, 16)
+RING, MADE, CUT, SAVE, NEAR, EDGE, FAR = range(7)
+FEATURE_SIZES = (4096, 4, 3, 3, 6, 16, 4096)
 FEATURE_OFFSETS = tuple(int(x) for x in np.cumsum((0,) + FEATURE_SIZES[:-1]))
 NGROUPS = len(FEATURE_SIZES)
 NFEATURES = sum(FEATURE_SIZES)
@@ -644,6 +647,29 @@ NO_GAMMAS = np.zeros(0, np.float64)  # no learned priors: the hand-set ones
 # are the carriers of the bridge to the cell at their sum.
 _DR = np.array([-1, -1, 0, 1, 1, 0], np.int64)
 _DC = np.array([0, 1, 1, 0, -1, -1], np.int64)
+
+
+@njit(cache=CACHE, inline="always")
+def _reads(v, c):
+    """How c reads a padded cell's value in a pattern: 0 empty, 1 own (a stone or an edge), 2
+    the opponent's, 3 a neutral corner."""
+    if v == EMPTY:
+        return 0
+    if v & 3 == 3:
+        return 3
+    return 1 if v & 3 == c else 2
+
+
+@njit(cache=CACHE, inline="always")
+def _pattern(state):
+    """The code of six cells read in cyclic order (2 bits each): the smaller of the pattern's
+    and its 180-degree turn's."""
+    code = 0
+    turned = 0
+    for k in range(6):
+        code |= state[k] << (2 * k)
+        turned |= state[(k + 3) % 6] << (2 * k)
+    return min(code, turned)
 
 
 @njit(cache=CACHE)
@@ -660,21 +686,8 @@ def move_features(board, pw, ph, last, p, c, out):
         dr, dc = (_DC[k], _DR[k]) if white else (_DR[k], _DC[k])
         q = p + dr * pw + dc
         cell[k] = q
-        v = board[q]
-        if v == EMPTY:
-            state[k] = 0
-        elif v & 3 == 3:
-            state[k] = 3
-        elif v & 3 == c:
-            state[k] = 1
-        else:
-            state[k] = 2
-    code = 0
-    turned = 0
-    for k in range(6):
-        code |= state[k] << (2 * k)
-        turned |= state[(k + 3) % 6] << (2 * k)
-    out[RING] = min(code, turned)
+        state[k] = _reads(board[q], c)
+    out[RING] = _pattern(state)
     cut = 0
     save = 0
     for k in range(6):
@@ -709,6 +722,11 @@ def move_features(board, pw, ph, last, p, c, out):
     else:
         own, other = min(row, h - 1 - row), min(col, w - 1 - col)
     out[EDGE] = FEATURE_OFFSETS[EDGE] + 4 * min(own, 3) + min(other, 3)
+    for k in range(6):  # the far cell of the bridge whose carriers are neighbours k and k + 1
+        j = (k + 1) % 6
+        dr, dc = (_DC[k] + _DC[j], _DR[k] + _DR[j]) if white else (_DR[k] + _DR[j], _DC[k] + _DC[j])
+        state[k] = _reads(board[min(max(r0 + dr, 0), ph - 1) * pw + min(max(c0 + dc, 0), pw - 1)], c)
+    out[FAR] = FEATURE_OFFSETS[FAR] + _pattern(state)
 
 
 @njit(cache=CACHE)

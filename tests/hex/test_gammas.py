@@ -106,6 +106,18 @@ def test_distance_to_the_last_move():
     assert at(empty(9), "e5")[K.NEAR] == F[K.NEAR]
 
 
+def test_the_far_cells_a_bridge_away():
+    # Cyclic order from the cell above: d1 is c3's far cell 0, its 180-degree turn far cell 3.
+    state = from_moves(5, ["d1", "a5"])  # Black to move
+    assert at(state, "c3")[K.FAR] == F[K.FAR] + 1  # own stone at far cell 0: code 1 (its turn: 64)
+    assert at(empty(5), "c3")[K.FAR] == F[K.FAR]
+    white = from_moves(5, ["d1"])  # White reads the transposed board: d1 is c3's far cell 4, Black's
+    assert at(white, "c3")[K.FAR] == F[K.FAR] + min(2 << 8, 2 << 2)
+    # On the top row, far cells 0, 1 and 5 lie beyond the padding: they read as Black's edge.
+    edge = at(empty(5), "c1")[K.FAR] - F[K.FAR]
+    assert edge == min(1 | 1 << 2 | 1 << 10, 1 << 4 | 1 << 6 | 1 << 8) == 336
+
+
 def test_a_table_for_other_features_is_refused(tmp_path):
     bad = tmp_path / "bad.json"
     bad.write_text(json.dumps({"sizes": [1, 2], "gammas": [1.0, 1.0, 1.0]}))
