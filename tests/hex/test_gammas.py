@@ -113,7 +113,7 @@ def test_the_far_cells_a_bridge_away():
     assert at(empty(5), "c3")[K.FAR] == F[K.FAR]
     white = from_moves(5, ["d1"])  # White reads the transposed board: d1 is c3's far cell 4, Black's
     assert at(white, "c3")[K.FAR] == F[K.FAR] + min(2 << 8, 2 << 2)
-    # On the top row, far cells 0, 1 and 5 lie beyond the padding: they read as Black's edge.
+    # On the top row, far cells 0, 1 and 5 are on or beyond the padding: they read as Black's edge.
     edge = at(empty(5), "c1")[K.FAR] - F[K.FAR]
     assert edge == min(1 | 1 << 2 | 1 << 10, 1 << 4 | 1 << 6 | 1 << 8) == 336
 
