@@ -748,14 +748,14 @@ def move_strength(board, pw, ph, last, p, c, gammas, scratch):
 @njit(cache=CACHE, inline="always")
 def bridges_made(board, pw, ph, p, c):
     """How many bridges c makes by playing the empty padded cell p: an own stone or edge at the
-    far cell, both carriers empty.  (dcol, drow) of each far cell, then its two carriers."""
+    far cell, both carriers (neighbours k and k + 1 in _DR/_DC's order) empty."""
     r, col = p // pw, p % pw
     n = 0
-    for dc, dr, a, b in ((1, -2, -pw, -pw + 1), (2, -1, -pw + 1, 1), (1, 1, 1, pw),
-                         (-1, 2, pw, pw - 1), (-2, 1, pw - 1, -1), (-1, -1, -1, -pw)):
-        rr, cc = r + dr, col + dc
+    for k in range(6):
+        j = (k + 1) % 6
+        rr, cc = r + _DR[k] + _DR[j], col + _DC[k] + _DC[j]
         if 0 <= rr < ph and 0 <= cc < pw and board[rr * pw + cc] & 3 == c \
-                and board[p + a] == EMPTY and board[p + b] == EMPTY:
+                and board[p + _DR[k] * pw + _DC[k]] == EMPTY and board[p + _DR[j] * pw + _DC[j]] == EMPTY:
             n += 1
     return n
 
