@@ -5,7 +5,9 @@ One move:
 
 1. Tactics: a cell that joins our edges at once is played; if the opponent can join theirs
    at exactly one cell, that cell is blocked (every other move loses at once; not while a
-   swap is still possible, which changes the position).
+   swap is still possible, which changes the position).  With `mustplay`, when the opponent
+   has semi-connections between its edges, only the cells in all their carriers are kept
+   (bots.hex.vc: every other move loses).
 2. With few empty cells (`solve_empties`), the exact solver (bots.hex.solver) gets a share
    of the time; a proven winning move is played.
 3. Otherwise (or when the solver proves nothing or a loss) the tree searches until the
@@ -41,6 +43,7 @@ from search.contracts import Context
 
 from . import gammas, kernel as K
 from . import solver as S
+from . import vc as VC
 from .board import SWAP, WHITE, State, empty, transpose
 from .kernel import padded, to_kernel, unpadded  # also imported from here by the tests
 
@@ -49,6 +52,7 @@ SURE_VOTES = 1 << 30  # the votes of a move proven by the tactics or the solver
 SOLVE_EMPTIES = 18  # the solver is tried with at most this many empty cells (measured: 0.5 s at most)
 SOLVE_SHARE = 0.3  # ... for at most this share of the time left
 SOLVE_NODES = 3_000_000  # ... and at most this many nodes
+MUST_PLAY_LEFT = 0.1  # the root's must-play cells are looked for with at least this much time left
 RESTART_SECONDS = 0.05  # a tree that fills up is followed by a fresh one if this much time is left
 
 
@@ -76,6 +80,16 @@ def two_moves_between(before: State, after: State) -> tuple[int, int] | None:
     return None
 
 
+def must_play(state: State, work: int = VC.WORK) -> list[int]:
+    """The cells the side to move must play, by the opponent's semi-connections between its
+    edges (bots.hex.vc.must_play; State cells, in order), or [] when they prove nothing."""
+    pos = to_kernel(state)
+    out = np.zeros(K.space(pos), np.int8)
+    if VC.must_play(pos, work, out) != VC.MUST:
+        return []
+    return sorted(unpadded(int(p), state.width) for p in np.nonzero(out)[0])
+
+
 def win_cells(state: State, colour: int) -> list[int]:
     """The empty cells where `colour` would join its edges at once (State cells, in order)."""
     pos = to_kernel(state)
@@ -97,6 +111,7 @@ class MCTS:
     priors: bool = True  # the children's priors (else an even prior for every move)
     bridges: bool = True  # playouts answer intrusions into bridges
     tactics: bool = True  # win at once, block a win in one
+    mustplay: bool = False  # the root keeps only the cells the opponent's semi-connections leave (bots.hex.vc)
     inferior: bool = False  # leave dead, edge-captured and dominated cells out of the tree (kernel.left_out)
     learned: bool = True  # priors from learned move features (bots.hex.gammas), not the hand-set ones
     prior_weight: float = 20.0  # the learned priors' visits: the strongest cell wins them all
@@ -142,6 +157,11 @@ class MCTS:
                 threats = win_cells(state, 3 - me)
                 if len(threats) == 1 and threats[0] in allowed:
                     return sure(threats[0], 0.5)
+        if self.mustplay and not state.swap_allowed() and budget.deadline - time.monotonic() > MUST_PLAY_LEFT:
+            must = must_play(state)
+            if must and set(must) & allowed:
+                legal = [m for m in legal if m in must]
+                allowed = set(legal)
         if self.solver and state.board.count(0) <= self.solve_empties:
             left = budget.deadline - SAFETY - time.monotonic()
             nodes = SOLVE_NODES if budget.nodes is None else min(SOLVE_NODES, 100 * budget.nodes)
@@ -244,5 +264,6 @@ def warm() -> None:
     MCTS(capacity=10_000, seed=1, solver=False, tactics=False).choose(state, None, Budget(0.0))  # priors
     MCTS(capacity=10_000, seed=1).choose(state.play(5).play(6).play(9), None, Budget(10.0, nodes=200))
     S.warm()
+    must_play(state.play(5))
     K.playouts(K.new_position(3, 3, False), 1, False)
     K.playouts(K.new_position(3, 3, False), 1, True)

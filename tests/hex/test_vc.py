@@ -1,0 +1,99 @@
+"""Virtual connections (bots.hex.vc): the edge templates H-search must find, the must-play cells,
+and, against the exact solver, that no winning move is ever left out of them."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+
+from bots.hex import kernel as K
+from bots.hex import solver as S
+from bots.hex import vc as V
+from bots.hex.board import BLACK, empty
+from bots.hex.mcts import MCTS, must_play
+from search import uct
+from search.budget import Budget
+
+
+def carriers_to_top(state, cell):
+    """The carriers (sets of State cells) of Black's VCs between the group at `cell` and its
+    first edge (the top)."""
+    pos = K.to_kernel(state)
+    n, pid, _, vc, nvc, _, _ = V.hsearch(pos, BLACK, V.WORK)
+    i = pid[K.padded(cell, state.width)]  # the edge is point 0
+    space = K.space(pos)
+    return [{K.unpadded(p, state.width) for p in range(space) if V._has(vc[i, k], p)} for k in range(nvc[i])]
+
+
+def test_the_edge_templates_are_found():
+    w = 9
+    at = lambda row, col: row * w + col  # noqa: E731
+    far = at(8, 0)  # White's stone, far away
+    # the second row: the two cells between the stone and its edge (template II)
+    assert {at(0, 4), at(0, 5)} in carriers_to_top(empty(w).play(at(1, 4)).play(far), at(1, 4))
+    # the third row: the ziggurat, 8 empty cells, in either of its two mirror images
+    found = carriers_to_top(empty(w).play(at(2, 4)).play(far), at(2, 4))
+    assert 8 in {len(c) for c in found}
+    assert all(at(1, 4) in c or at(1, 3) in c for c in found)  # each holds a cell under the stone
+    # an opponent's stone inside the ziggurat's carrier leaves no 8-cell VC on that side
+    blocked = empty(w).play(at(2, 4)).play(at(0, 4)).play(far)
+    assert all(len(c) != 8 or at(0, 4) not in c for c in carriers_to_top(blocked.play(at(8, 8)), at(2, 4)))
+
+
+def test_must_play_names_the_one_saving_cell():
+    # 3x3, White's stone at c1 joins its right edge; it reaches the left edge through b1 or
+    # b2, each then joined by a bridge-like pair, both of which need a2: Black must play a2
+    s = empty(3).play(8).play(2)
+    assert s.to_move == BLACK
+    assert must_play(s) == [3]
+    assert S.winning_moves(s) == [3]
+    # and the player's tree holds no other move at the root, even without its tactics and solver
+    for mustplay, moves in ((True, {3}), (False, set(range(9)) - {2, 8})):
+        player = MCTS(seed=1, solver=False, tactics=False, capacity=10_000, mustplay=mustplay)
+        assert player.choose(s, None, Budget(10.0, nodes=50)).move == 3
+        tree = player._tree
+        root = uct.children(tree, uct.root(tree))
+        assert {K.unpadded(int(tree.I[uct.IMOVE, ch]), 3) for ch in root if tree.V[uct.PN, ch] < 1e9} == moves
+
+
+def test_no_must_play_when_nothing_threatens():
+    assert must_play(empty(11).play(60)) == []  # one Black stone, White to move: White has no SC
+    assert must_play(empty(11)) == []
+
+
+def random_position(rng, size):
+    while True:
+        s = empty(size)
+        for _ in range(rng.randint(1, size * size - 3)):
+            s = s.play(rng.choice(s.legal_moves()))
+            if s.is_terminal():
+                break
+        if not s.is_terminal():
+            return s
+
+
+def test_no_winning_move_is_ever_left_out():
+    """On random 3x3 to 5x5 positions, every move the exact solver says wins is among the
+    must-play cells, and a position H-search calls lost has no winning move."""
+    rng = random.Random(7)
+    told = {V.NONE: 0, V.MUST: 0, V.LOST: 0}
+    for size in (3, 4, 4, 5):
+        for _ in range(60):
+            s = random_position(rng, size)
+            wins = S.winning_moves(s, nodes=2_000_000)
+            if wins is None:
+                continue
+            pos = K.to_kernel(s)
+            out = np.zeros(K.space(pos), np.int8)
+            answer = V.must_play(pos, V.WORK, out)
+            told[answer] += 1
+            if answer == V.LOST:
+                assert wins == [], (bytes(s.board), s.to_move)
+            elif answer == V.MUST:
+                must = {K.unpadded(int(p), size) for p in np.nonzero(out)[0]}
+                assert set(wins) <= must, (bytes(s.board), s.to_move, sorted(must), wins)
+            else:
+                assert not out.any()
+    assert told[V.MUST] >= 40 and told[V.LOST] >= 20  # the check was not empty
+
