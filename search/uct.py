@@ -367,15 +367,18 @@ class Kernel:
 
     def search(self, tree: Tree, pos: Any, params: Any, mask: np.ndarray, scratch: Scratch, deadline: float,
                limit: int | None = None, early_stop: bool = True, chunk: int = CHUNK,
-               sure: float | None = SURE, share: float = SHARE) -> tuple[int, bool]:
+               sure: float | None = SURE, share: float = SHARE,
+               policy: tuple[float, float] | None = None) -> tuple[int, bool]:
         """Iterate from the tree's root (the position `pos`) until time.monotonic() reaches
         `deadline`, `limit` iterations are done, or (with `early_stop`, after 4 chunks) the
         choice is made (`stopped`).  Returns (iterations done, whether the tree filled up:
         then the caller should start a new tree next time).  `mask` restricts the root's
-        moves (see `children`; an empty uint8 array for none).  The statistics go on from
-        those already in the tree (see `reroot`)."""
+        moves (see `children`; an empty uint8 array for none).  `policy` (expansion visits,
+        RAVE equivalence) replaces the kernel's own for this search.  The statistics go on
+        from those already in the tree (see `reroot`)."""
         V, I, meta = tree
-        run, policy = self.run, self.policy
+        run = self.run
+        policy = self.policy if policy is None else (float(policy[0]), float(policy[1]))
         done = 0
         began = time.monotonic()
         while True:

@@ -117,6 +117,8 @@ class MCTS:
     prior_weight: float = 20.0  # the learned priors' visits: the strongest cell wins them all
     gammas_file: str = ""  # a table of tools/hex_gammas.py for the learned priors ("": the shipped one)
     solve_empties: int = SOLVE_EMPTIES
+    rave_equiv: float = uct.RAVE_EQUIV  # the tree policy: RAVE's weight fades after about this many visits
+    expand_visits: int = uct.EXPAND_VISITS  # ... and a node gets children after this many
     parallel = True  # workers may search the same State; their votes are added up
 
     _gammas: np.ndarray = field(default_factory=lambda: K.NO_GAMMAS, init=False, repr=False)
@@ -128,6 +130,10 @@ class MCTS:
             raise ValueError("capacity must be at least 10000 nodes")
         if not 0 <= self.prior_weight <= 1000:
             raise ValueError("prior_weight must be between 0 and 1000 visits")
+        if not 1 <= self.rave_equiv <= 1e7:
+            raise ValueError("rave_equiv must be between 1 and 10000000 visits")
+        if not 1 <= self.expand_visits <= 1000:
+            raise ValueError("expand_visits must be between 1 and 1000 visits")
         if self.learned and self.priors:
             self._gammas = gammas.load(self.gammas_file) if self.gammas_file else gammas.shipped()
         K.seed(self.seed if self.seed is not None else int.from_bytes(os.urandom(4), "little"))
@@ -197,7 +203,8 @@ class MCTS:
         totals: dict[int, int] = {}  # the root votes of the trees that filled up during this move
         while True:
             got, full = K.SEARCH.search(tree, pos, params, mask, scratch, deadline,
-                                        None if limit is None else limit - done, self.early_stop)
+                                        None if limit is None else limit - done, self.early_stop,
+                                        policy=(self.expand_visits, self.rave_equiv))
             done += got
             if not full:
                 break

@@ -224,3 +224,20 @@ def test_priors_off_and_bridges_off_still_play():
 def test_warm():
     M.warm()
     assert np.isfinite(MCTS(seed=1, playouts=10).choose(empty(3), None, Budget(LONG)).value)
+
+
+def test_the_tree_policy_options_reach_the_search():
+    s = from_moves(7, ["d4", "c5"])
+    root_only = MCTS(seed=5, playouts=500, early_stop=False, expand_visits=1000)
+    root_only.choose(s, None, Budget(LONG))
+    assert root_only._tree is not None
+    assert root_only._tree.meta[uct.NODES] == 1 + 7 * 7 - 2  # no root child reached 1000 visits
+    grown = MCTS(seed=5, playouts=500, early_stop=False)
+    grown.choose(s, None, Budget(LONG))
+    assert grown._tree is not None and grown._tree.meta[uct.NODES] > 1 + 7 * 7 - 2
+    votes = {k: MCTS(seed=5, playouts=500, early_stop=False, rave_equiv=k).choose(s, None, Budget(LONG)).votes
+             for k in (1.0, uct.RAVE_EQUIV)}
+    assert votes[1.0] != votes[uct.RAVE_EQUIV]  # RAVE all but off against michi's weight
+    for bad in ({"rave_equiv": 0}, {"expand_visits": 0}):
+        with pytest.raises(ValueError, match=next(iter(bad))):
+            MCTS(**bad)
