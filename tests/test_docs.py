@@ -168,3 +168,9 @@ def test_the_checker_catches_bad_citations(text, want):
         assert found == []
     else:
         assert len(found) == 1 and want in found[0], found
+
+
+def test_the_readme_stays_a_users_page():
+    """DEVELOPERS.md: the README is for users, at most 40 KB (benchmarks and records live in docs/)."""
+    size = len((ROOT / "README.md").read_bytes())
+    assert size <= 40_000, f"README.md is {size} bytes; move detail to docs/"
