@@ -82,6 +82,10 @@ def add_parser(sub: argparse._SubParsersAction, game: registry.Game) -> None:
                         "crosses ln((1-beta)/alpha): H1 accepted, or ln(beta/(1-alpha)): H0 accepted, or --games "
                         "are played; a line per pair, then the verdict, the pentanomial counts and A's Elo over B "
                         "with its 95%% interval")
+    p.add_argument("--sprt-file", default=None, metavar="FILE",
+                   help="with --sprt, keep the test's counted pairs in FILE (JSON lines) and, when FILE already "
+                        "holds the same test (players, bounds, settings, setups, seed), go on from where it "
+                        "stopped: its pairs count and the new pairs take the next seeds")
     p.add_argument("--parallel", type=count, default=1,
                    help="games played at once (1); with --sprt the two games of a pair may be among them; "
                         "with --cluster, games on the cluster at once")
@@ -258,6 +262,8 @@ def prepare(args: argparse.Namespace) -> Match:
 
 def run(args: argparse.Namespace, intro: str = "") -> int:
     """The match; `intro` is printed once the options are checked (`bots demo`'s words)."""
+    if getattr(args, "sprt_file", None) and getattr(args, "sprt", None) is None:
+        raise UsageFailure("--sprt-file keeps a sequential test's pairs: give --sprt too")
     match = prepare(args)
     if getattr(args, "sprt", None) is not None:
         return run_sprt(match, args.sprt, intro)
@@ -331,22 +337,71 @@ def verdict_text(status: sprt.Status, bounds: sprt.Bounds, cap: int) -> str:
     return f"no decision: {cap} games played with the LLR between the bounds (exit status {UNDECIDED})"
 
 
+def sprt_identity(match: Match, bounds: sprt.Bounds) -> dict:
+    """What makes two runs one sequential test: the players, the bounds, the settings, the
+    setups and the base seed (a --sprt-file's first line)."""
+    return json.loads(json.dumps({"game": match.args.game, "a": match.a.player, "b": match.b.player,
+                                  "bounds": str(bounds), "settings": match.settings, "setups": match.setups,
+                                  "seed": match.args.seed}, default=str))
+
+
+def load_sprt_file(path: str, identity: dict) -> dict[int, float]:
+    """The pairs (index -> A's points) an earlier run of the same test kept in `path` ({} when
+    it does not exist or is empty); UsageFailure naming what differs or what is unreadable."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            lines = [line for line in f if line.strip()]
+    except FileNotFoundError:
+        return {}
+    except OSError as exc:
+        raise UsageFailure(f"cannot read --sprt-file {path}: {exc.strerror or exc}") from None
+    if not lines:
+        return {}
+    pairs: dict[int, float] = {}
+    try:
+        head = json.loads(lines[0])["test"]
+        for number, line in enumerate(lines[1:], 2):
+            row = json.loads(line)
+            points = float(row["points"])
+            if points not in sprt.PAIR_SCORES or int(row["pair"]) < 0:
+                raise ValueError(f"line {number}: pair {row['pair']} with {points} points")
+            pairs[int(row["pair"])] = points
+    except (ValueError, KeyError, TypeError) as exc:
+        raise UsageFailure(f"--sprt-file {path} is not a sequential test's file: {exc}") from None
+    differ = [key for key in identity if head.get(key) != identity[key]]
+    if differ:
+        raise UsageFailure(f"--sprt-file {path} holds another test: its " + "; ".join(
+            f"{key} {head.get(key)!r}, not {identity[key]!r}" for key in differ))
+    return pairs
+
+
 def run_sprt(match: Match, bounds: sprt.Bounds, intro: str = "") -> int:
     """Pairs of games until the LLR crosses a bound or the cap of games is played; a line per
     finished pair, then the verdict.  Exit 0 on a decision, UNDECIDED at the cap, 1 when a
-    game crashed (its pair is left out of the statistics)."""
+    game crashed (its pair is left out of the statistics).  With --sprt-file the counted pairs
+    are kept there, and the pairs an earlier run of the same test kept there count first."""
     args, a, b, setups = match.args, match.a, match.b, match.setups
     cap_pairs = math.ceil((args.games or SPRT_CAP) / 2)
+    path = getattr(args, "sprt_file", None)
+    identity = sprt_identity(match, bounds)
+    before = load_sprt_file(path, identity) if path else {}
+    kept = output_file(path, "a") if path else None
+    if kept is not None and not before:
+        kept.truncate(0)
+        kept.write(json.dumps({"test": identity}) + "\n")
+        kept.flush()
     halves: dict[int, dict[int, dict]] = {}  # pair -> game (0: A first, 1: B first) -> entry
     counted: list[tuple[str, dict, dict]] = []  # the pairs in the statistics (setup, records), as they ended
     dropped: list[int] = []  # pairs with a crashed game
     late: list[int] = []  # pairs that ended after the decision
     crashed: list[dict] = []
-    state = {"status": sprt.status([0] * 5, bounds), "decided": False}
+    scores = list(before.values())  # A's points in each counted pair, the earlier runs' first
+    state = {"status": sprt.status(sprt.pentanomial(scores), bounds), "decided": False}
+    state["decided"] = state["status"].verdict is not None  # type: ignore[union-attr]
     started = time.monotonic()
 
     def jobs() -> Iterable[Job]:
-        for k in range(cap_pairs):
+        for k in range(max(before, default=-1) + 1, cap_pairs):
             if state["decided"]:
                 return
             setup = setups[k % len(setups)]
@@ -376,7 +431,11 @@ def run_sprt(match: Match, bounds: sprt.Bounds, intro: str = "") -> int:
             print(f"{head} {result}; after the decision, not counted", flush=True)
             return
         counted.append((entry["setup"], first, second))
-        status = sprt.status(sprt.pentanomial(_points(x) + _points(y) for _, x, y in counted), bounds)
+        scores.append(points)
+        if kept is not None:
+            kept.write(json.dumps({"pair": k, "setup": entry["setup"], "points": points}) + "\n")
+            kept.flush()
+        status = sprt.status(sprt.pentanomial(scores), bounds)
         state.update(status=status, decided=status.verdict is not None)
         print(f"{head} {result}; {_standing(status, bounds)}"
               + (f"; {status.verdict} accepted" if status.verdict else "")
@@ -384,6 +443,9 @@ def run_sprt(match: Match, bounds: sprt.Bounds, intro: str = "") -> int:
 
     if intro:
         print(intro, flush=True)
+    if before:
+        print(f"--sprt-file {path}: {len(before)} pairs of this test played before: "
+              f"{_standing(state['status'], bounds)}", flush=True)  # type: ignore[arg-type]
     print(f"A = {a.player} (tested)   B = {b.player}\nSPRT {bounds}: H1 A is {bounds.elo1:g} Elo better than B, "
           f"H0 A is {bounds.elo0:g} better; LLR bounds [{bounds.lower:.2f}, {bounds.upper:.2f}]; at most "
           f"{2 * cap_pairs} games in pairs (one {match.hooks.SETUP} and seed, seats swapped) on {', '.join(setups)}; "
@@ -394,10 +456,12 @@ def run_sprt(match: Match, bounds: sprt.Bounds, intro: str = "") -> int:
         match.play(jobs(), note)
     finally:
         match.close()
+        if kept is not None:
+            kept.close()
     status: sprt.Status = state["status"]  # type: ignore[assignment]
     groups = [(setup, [r for where, *pair in counted if where == setup for r in pair]) for setup in setups]
     print(report(a, b, groups, match.hooks.SETUP), flush=True)  # the counted games: illegal moves, time-outs
-    print(summary(status, bounds, a, b, 2 * cap_pairs, len(counted), dropped, late), flush=True)
+    print(summary(status, bounds, a, b, 2 * cap_pairs, len(before) + len(counted), dropped, late), flush=True)
     if crashed:
         print(f"{len(crashed)} games crashed (see the log); their pairs are left out", flush=True)
     if match.broken:

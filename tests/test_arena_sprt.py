@@ -140,6 +140,37 @@ def test_games_still_running_at_the_decision_are_not_counted(monkeypatch, capsys
     assert row(lines, "games").startswith("8 counted, in 4 pairs; ended after the decision, not counted: ")
 
 
+def test_a_test_kept_in_a_file_goes_on_where_it_stopped(monkeypatch, capsys, tmp_path):
+    kept = str(tmp_path / "test.jsonl")
+    status, lines, first = sequential(monkeypatch, capsys, lambda call: "A", WIDE, "4", "--sprt-file", kept)
+    assert status == arena.UNDECIDED and len(first) == 4  # the cap: two pairs, LLR 0.84 of 1.39
+    status, lines, second = sequential(monkeypatch, capsys, lambda call: "A", WIDE, "40", "--sprt-file", kept)
+    assert status == 0 and len(second) == 4  # two more pairs decide, as four in one run do
+    assert lines[0].startswith("--sprt-file ") and "2 pairs of this test played before: 2 pairs [0 0 0 0 2]" in lines[0]
+    assert [line.split(";")[0] for line in pair_lines(lines)] == [
+        "pair 3 3: A 2 (A first: won, B first: won)", "pair 4 4: A 2 (A first: won, B first: won)"]
+    assert "4 pairs [0 0 0 0 4], LLR 1.67" in pair_lines(lines)[-1] and "H1 accepted" in pair_lines(lines)[-1]
+    assert row(lines, "games") == "8 counted, in 4 pairs"
+    _, _, whole = sequential(monkeypatch, capsys, lambda call: "A")  # the same test in one run
+    assert [g["seed"] for g in first + second] == [g["seed"] for g in whole]  # the next pairs' seeds
+    status, lines, third = sequential(monkeypatch, capsys, lambda call: "A", WIDE, "40", "--sprt-file", kept)
+    assert status == 0 and third == [] and row(lines, "verdict").startswith("H1 accepted")  # decided already
+
+
+def test_a_file_of_another_test_or_no_test_is_refused(monkeypatch, capsys, tmp_path):
+    kept = tmp_path / "test.jsonl"
+    sequential(monkeypatch, capsys, lambda call: "B", WIDE, "2", "--sprt-file", str(kept))
+    with pytest.raises(arena.UsageFailure, match="holds another test: its bounds 'elo0=0 elo1=200"):
+        sequential(monkeypatch, capsys, lambda call: "B", "elo0=0 elo1=100", "2", "--sprt-file", str(kept))
+    with pytest.raises(arena.UsageFailure, match="its seed 1, not 2"):
+        sequential(monkeypatch, capsys, lambda call: "B", WIDE, "2", "--sprt-file", str(kept), "--seed", "2")
+    kept.write_text(kept.read_text() + '{"pair": 7, "points": 3}\n')
+    with pytest.raises(arena.UsageFailure, match="not a sequential test's file: line 3: pair 7 with 3.0 points"):
+        sequential(monkeypatch, capsys, lambda call: "B", WIDE, "2", "--sprt-file", str(kept))
+    assert cli.main(["arena", "gopher", "--a", "random", "--b", "alphabeta", "--sprt-file", str(kept)]) == 2
+    assert "--sprt-file keeps a sequential test's pairs: give --sprt too" in capsys.readouterr().err
+
+
 def test_elo_differences_are_signed_and_never_minus_zero():
     assert [arena._elo(x) for x in (73.4, -12.6, -0.3, 0.0, float("inf"), -float("inf"))] == \
         ["+73", "-13", "+0", "+0", "+inf", "-inf"]
