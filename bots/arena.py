@@ -396,8 +396,8 @@ def run_sprt(match: Match, bounds: sprt.Bounds, intro: str = "") -> int:
     late: list[int] = []  # pairs that ended after the decision
     crashed: list[dict] = []
     scores = list(before.values())  # A's points in each counted pair, the earlier runs' first
-    state = {"status": sprt.status(sprt.pentanomial(scores), bounds), "decided": False}
-    state["decided"] = state["status"].verdict is not None  # type: ignore[union-attr]
+    earlier = sprt.status(sprt.pentanomial(scores), bounds)
+    state = {"status": earlier, "decided": earlier.verdict is not None}
     started = time.monotonic()
 
     def jobs() -> Iterable[Job]:
@@ -445,7 +445,7 @@ def run_sprt(match: Match, bounds: sprt.Bounds, intro: str = "") -> int:
         print(intro, flush=True)
     if before:
         print(f"--sprt-file {path}: {len(before)} pairs of this test played before: "
-              f"{_standing(state['status'], bounds)}", flush=True)  # type: ignore[arg-type]
+              f"{_standing(earlier, bounds)}", flush=True)
     print(f"A = {a.player} (tested)   B = {b.player}\nSPRT {bounds}: H1 A is {bounds.elo1:g} Elo better than B, "
           f"H0 A is {bounds.elo0:g} better; LLR bounds [{bounds.lower:.2f}, {bounds.upper:.2f}]; at most "
           f"{2 * cap_pairs} games in pairs (one {match.hooks.SETUP} and seed, seats swapped) on {', '.join(setups)}; "
