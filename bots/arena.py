@@ -385,9 +385,8 @@ def run_sprt(match: Match, bounds: sprt.Bounds, intro: str = "") -> int:
     path = getattr(args, "sprt_file", None)
     identity = sprt_identity(match, bounds)
     before = load_sprt_file(path, identity) if path else {}
-    kept = output_file(path, "a") if path else None
+    kept = output_file(path, "a" if before else "w") if path else None  # a new test: a new file, its name first
     if kept is not None and not before:
-        kept.truncate(0)
         kept.write(json.dumps({"test": identity}) + "\n")
         kept.flush()
     halves: dict[int, dict[int, dict]] = {}  # pair -> game (0: A first, 1: B first) -> entry
