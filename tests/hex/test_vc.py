@@ -10,8 +10,8 @@ import numpy as np
 from bots.hex import kernel as K
 from bots.hex import solver as S
 from bots.hex import vc as V
-from bots.hex.board import BLACK, empty
-from bots.hex.mcts import MCTS, must_play
+from bots.hex.board import BLACK, empty, from_moves
+from bots.hex.mcts import MCTS, must_play, must_play_work
 from search import uct
 from search.budget import Budget
 
@@ -58,6 +58,23 @@ def test_must_play_names_the_one_saving_cell():
         tree = player._tree
         root = uct.children(tree, uct.root(tree))
         assert {K.unpadded(int(tree.I[uct.IMOVE, ch]), 3) for ch in root if tree.V[uct.PN, ch] < 1e9} == moves
+
+
+# 29 moves of a game lost to MoHex 2.0 at 5 s a move (we were White; MoHex proved its win six
+# plies later): Black's semi-connections between its edges show only to a longer H-search
+THREATENED = ("j2 h5 g5 h4 g4 f7 e7 f6 g6 f9 g7 h8 e9 f8 e6 e8 d8 d9 c9 b11 a11 b10 a10 f5 e5 b9 a9 f4 "
+              "e4").split()
+
+
+def test_the_roots_must_play_search_grows_with_the_time_left():
+    s = from_moves(11, THREATENED)
+    assert must_play(s, V.WORK) == []
+    must = must_play(s, must_play_work(2.0))
+    assert 0 < len(must) < s.board.count(0) // 3
+    assert must_play_work(0.0) == V.WORK and must_play_work(1e6) == 2_000_000
+    # the player at 2 s a move searches those cells only
+    votes = MCTS(seed=1, mustplay=True).choose(s, None, Budget(2.0, nodes=3000)).votes
+    assert votes and {m for m, _ in votes} <= set(must)
 
 
 def test_no_must_play_when_nothing_threatens():
