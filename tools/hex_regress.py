@@ -53,17 +53,17 @@ def position(sgf_text: str, upto: int | None, to_move: int) -> State:
     board = bytearray(width * height)
     moves, last = 0, None
     for node in tree:
+        played = [(key, colour) for key, colour in (("B", BLACK), ("W", WHITE)) if key in node]
+        if played and upto is not None and moves + 1 >= upto:
+            break  # the position before move `upto`: nothing after it counts
         for key, colour in (("AB", BLACK), ("AW", WHITE), ("AE", EMPTY)):
             for name in node.get(key, ()):
                 board[parse_cell(name, width, height)] = colour
-        for key, colour in (("B", BLACK), ("W", WHITE)):
-            if key in node:
-                if upto is not None and moves + 1 >= upto:
-                    break
-                cell = parse_cell(one(node, key) or "", width, height)
-                if board[cell] != EMPTY:
-                    raise ValueError(f"{key}[{cell_name(cell, width)}] is played on a stone")
-                board[cell], last, moves = colour, cell, moves + 1
+        for key, colour in played:
+            cell = parse_cell(one(node, key) or "", width, height)
+            if board[cell] != EMPTY:
+                raise ValueError(f"{key}[{cell_name(cell, width)}] is played on a stone")
+            board[cell], last, moves = colour, cell, moves + 1
     stones = sum(1 for b in board if b)
     return State(width, height, bytes(board), to_move, False, stones, last)
 
