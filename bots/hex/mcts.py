@@ -54,7 +54,8 @@ SOLVE_SHARE = 0.3  # ... for at most this share of the time left
 SOLVE_NODES = 3_000_000  # ... and at most this many nodes
 MUST_PLAY_LEFT = 0.1  # the root's must-play cells are looked for with at least this much time left
 MUST_PLAY_SHARE = 0.05  # ... by an H-search of about this share of the time left
-VC_STEPS_PER_SECOND = 15_000_000  # H-search's AND steps a second on 11x11 positions (50-90 ms for 1,000,000)
+VC_STEPS_PER_SECOND = 15_000_000  # H-search's AND steps a second on 11x11 positions (50-90 ms for
+#                                     1,000,000), fewer on larger boards (longer carriers)
 MUST_PLAY_WORK = (VC.WORK, 2_000_000)  # ... but at least and at most this many steps
 RESTART_SECONDS = 0.05  # a tree that fills up is followed by a fresh one if this much time is left
 
@@ -93,12 +94,14 @@ def must_play(state: State, work: int = VC.WORK) -> list[int]:
     return sorted(unpadded(int(p), state.width) for p in np.nonzero(out)[0])
 
 
-def must_play_work(left: float) -> int:
-    """The root's H-search steps with `left` seconds to go: MUST_PLAY_SHARE of them, within
-    MUST_PLAY_WORK.  In the positions where MoHex proved its win against us, 50,000 steps found
-    a threat at 2 of 70 and 1,000,000 at 26 (docs/benchmarks/hex.md)."""
+def must_play_work(left: float, width: int = 11, height: int = 11) -> int:
+    """The root's H-search steps with `left` seconds to go on a width x height board: about
+    MUST_PLAY_SHARE of them, within MUST_PLAY_WORK.  In the positions where MoHex proved its win
+    against us, 50,000 steps found a threat at 2 of 70 and 1,000,000 at 26
+    (docs/benchmarks/hex.md).  A step's cost grows with the carriers' words (the padded board)."""
     low, high = MUST_PLAY_WORK
-    return int(min(high, max(low, left * MUST_PLAY_SHARE * VC_STEPS_PER_SECOND)))
+    rate = VC_STEPS_PER_SECOND * 13 * 13 / ((width + 2) * (height + 2))
+    return int(min(high, max(low, left * MUST_PLAY_SHARE * rate)))
 
 
 def win_cells(state: State, colour: int) -> list[int]:
@@ -175,7 +178,8 @@ class MCTS:
                 if len(threats) == 1 and threats[0] in allowed:
                     return sure(threats[0], 0.5)
         if self.mustplay and not state.swap_allowed() and budget.deadline - time.monotonic() > MUST_PLAY_LEFT:
-            must = must_play(state, must_play_work(budget.deadline - time.monotonic()))
+            left = budget.deadline - time.monotonic()
+            must = must_play(state, must_play_work(left, state.width, state.height))
             if must and set(must) & allowed:
                 legal = [m for m in legal if m in must]
                 allowed = set(legal)

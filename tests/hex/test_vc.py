@@ -72,6 +72,7 @@ def test_the_roots_must_play_search_grows_with_the_time_left():
     must = must_play(s, must_play_work(2.0))
     assert 0 < len(must) < s.board.count(0) // 3
     assert must_play_work(0.0) == V.WORK and must_play_work(1e6) == 2_000_000
+    assert must_play_work(1.0, 19, 19) < must_play_work(1.0, 13, 13) < must_play_work(1.0)
     # the player at 2 s a move searches those cells only
     votes = MCTS(seed=1, mustplay=True).choose(s, None, Budget(2.0, nodes=3000)).votes
     assert votes and {m for m, _ in votes} <= set(must)
