@@ -103,20 +103,19 @@ def read_tests(path: Path) -> list[dict]:
     return tests
 
 
-def run(tests: list[dict], specs: list[str], seconds: float) -> tuple[list[str], dict]:
+def run(tests: list[dict], specs: list[str], seconds: float) -> dict:
+    """Play every test with every player; print a row per test and the totals; the report."""
     players = [make_player("hex", *parse_spec(spec)) for spec in specs]
     passed = {spec: 0 for spec in specs}
-    rows: list[str] = []
     entries: list[dict] = []
-    report: dict = {"time": seconds, "tests": entries}
     width = max(12, *(len(s) + 2 for s in specs))
-    rows.append(f"{'test':<32}{'accepts':<28}" + "".join(f"{s:<{width}}" for s in specs))
+    print(f"{'test':<32}{'accepts':<28}" + "".join(f"{s:<{width}}" for s in specs), flush=True)
     for test in tests:
         try:
             state = position(test["sgf"].read_text(), test["upto"], test["colour"])
-        except (OSError, ValueError) as exc:
+            accepts = re.compile(test["answers"], re.IGNORECASE)
+        except (OSError, ValueError, re.error) as exc:
             raise TestFileError(f"{test['id']}: {test['sgf']}: {exc}") from None
-        accepts = re.compile(test["answers"], re.IGNORECASE)
         cells = []
         entry = {"id": test["id"], "answers": test["answers"], "expected_fail": test["expected_fail"], "moves": {}}
         for spec, player in zip(specs, players, strict=True):
@@ -128,11 +127,9 @@ def run(tests: list[dict], specs: list[str], seconds: float) -> tuple[list[str],
             entry["moves"][spec] = {"move": name, "ok": ok}
         entries.append(entry)
         label = test["answers"] + (" (Benzene: hard)" if test["expected_fail"] else "")
-        rows.append(f"{test['id']:<32}{label[:27]:<28}" + "".join(cells))
-        print(rows[-1], flush=True)
-    rows.append(f"{'passed':<60}" + "".join(f"{f'{passed[s]} of {len(tests)}':<{width}}" for s in specs))
-    report["passed"] = passed
-    return rows, report
+        print(f"{test['id']:<32}{label[:27]:<28}" + "".join(cells), flush=True)
+    print(f"{'passed':<60}" + "".join(f"{f'{passed[s]} of {len(tests)}':<{width}}" for s in specs))
+    return {"time": seconds, "tests": entries, "passed": passed}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -147,12 +144,10 @@ def main(argv: list[str] | None = None) -> int:
         p.error("--time must be positive")
     try:
         tests = [t for f in args.files for t in read_tests(f)]
-        rows, report = run(tests, args.players, args.time)
+        report = run(tests, args.players, args.time)
     except (OSError, TestFileError, ValueError) as exc:
         print(f"hex_regress: {exc}", file=sys.stderr)
         return 2
-    print(rows[0])
-    print(rows[-1])
     if args.json:
         args.json.write_text(json.dumps(report, indent=1) + "\n")
     return 0

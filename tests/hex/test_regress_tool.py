@@ -70,6 +70,7 @@ def test_a_player_is_scored_by_the_answers_it_gives(suite, capsys):
     ("loadsgf win.sgf\n10 genmove black\nquit\n", "expected the answers line"),
     ("loadsgf win.sgf\n10 genmove purple\n#? [a1]\n", "'purple' is not a colour"),
     ("loadsgf missing.sgf\n10 genmove black\n#? [a1]\n", "missing.sgf"),
+    ("loadsgf win.sgf\n10 genmove black\n#? [a1(]\n", "ours-10"),
 ])
 def test_a_file_it_cannot_read_is_named_with_its_line(suite, capsys, text, says):
     suite.write_text(text)
