@@ -27,13 +27,14 @@ import re
 import sys
 from pathlib import Path
 
+from bots.cmdline import positive
 from bots.hex.board import BLACK, EMPTY, WHITE, State, cell_name, parse_cell
+from bots.hex.sgf import board_size
 from bots.players import make_player, parse_spec
 from bots.sgf import nodes, one
 from search.budget import Budget
 
 COLOURS = {"b": BLACK, "black": BLACK, "w": WHITE, "white": WHITE}
-_SIZE = re.compile(r"^(\d+)(?::(\d+))?$")
 _GENMOVE = re.compile(r"^(\d+)\s+(?:reg_)?genmove\s+(\S+)\s*$", re.IGNORECASE)
 _EXPECT = re.compile(r"^#\?\s*\[(.*)\](\*?)\s*$")
 
@@ -46,10 +47,7 @@ def position(sgf_text: str, upto: int | None, to_move: int) -> State:
     """The position of a Benzene test SGF: setup stones and moves (the first `upto` moves
     when given, as GTP's `loadsgf FILE N` loads the position before move N)."""
     tree = nodes(sgf_text)
-    m = _SIZE.match((one(tree[0], "SZ") or "").strip())
-    if m is None:
-        raise ValueError("no SZ[n] or SZ[width:height] in the SGF root")
-    width, height = int(m.group(1)), int(m.group(2) or m.group(1))
+    width, height = board_size(tree[0])
     board = bytearray(width * height)
     moves, last = 0, None
     for node in tree:
@@ -137,11 +135,9 @@ def main(argv: list[str] | None = None) -> int:
                                 formatter_class=argparse.RawDescriptionHelpFormatter, epilog=__doc__)
     p.add_argument("files", nargs="+", type=Path, help="Benzene .tst files")
     p.add_argument("--players", nargs="+", default=["mcts"], help="hex players, NAME or NAME:key=value,... (mcts)")
-    p.add_argument("--time", type=float, default=5.0, help="seconds a move (5)")
+    p.add_argument("--time", type=positive, default=5.0, help="seconds a move (5)")
     p.add_argument("--json", type=Path, help="write the results here")
     args = p.parse_args(argv)
-    if args.time <= 0:
-        p.error("--time must be positive")
     try:
         tests = [t for f in args.files for t in read_tests(f)]
         report = run(tests, args.players, args.time)

@@ -177,8 +177,8 @@ class MCTS:
                 threats = win_cells(state, 3 - me)
                 if len(threats) == 1 and threats[0] in allowed:
                     return sure(threats[0], 0.5)
-        if self.mustplay and not state.swap_allowed() and budget.deadline - time.monotonic() > MUST_PLAY_LEFT:
-            left = budget.deadline - time.monotonic()
+        left = budget.deadline - time.monotonic()
+        if self.mustplay and not state.swap_allowed() and left > MUST_PLAY_LEFT:
             must = must_play(state, must_play_work(left, state.width, state.height))
             if must and set(must) & allowed:
                 legal = [m for m in legal if m in must]

@@ -54,22 +54,27 @@ def game_sgf(width: int, height: int, black: str, white: str, moves: Iterable[in
 _SIZE = re.compile(r"^(\d+)(?::(\d+))?$")
 
 
+def board_size(root: dict[str, list[str]]) -> tuple[int, int]:
+    """(width, height) of an SGF root's `SZ[n]` or `SZ[width:height]`; ValueError without one."""
+    m = _SIZE.match((one(root, "SZ") or "").strip())
+    if m is None:
+        raise ValueError("no SZ[width] or SZ[width:height] in the SGF root")
+    return int(m.group(1)), int(m.group(2) or m.group(1))
+
+
 def read_game(sgf_text: str) -> dict:
     """What a file `game_sgf` wrote says: the board, players, result, and the moves in
     HexGui's dialect, each `(colour letter, move, think time or None)`; ValueError if it is
     not one game tree of such moves."""
     tree = nodes(sgf_text)
-    m = _SIZE.match((one(tree[0], "SZ") or "").strip())
-    if m is None:
-        raise ValueError("no SZ[width] or SZ[width:height] in the SGF root")
-    width = int(m.group(1))
+    width, height = board_size(tree[0])
     moves = []
     for number, node in enumerate(tree[1:], 1):
         played = [k for k in ("B", "W") if k in node]
         if len(played) != 1:
             raise ValueError(f"SGF node {number} should hold exactly one B or W move")
         moves.append((played[0], one(node, played[0]) or "", think_of(node)))
-    return {"width": width, "height": int(m.group(2) or width), "black": one(tree[0], "PB") or "",
+    return {"width": width, "height": height, "black": one(tree[0], "PB") or "",
             "white": one(tree[0], "PW") or "", "result": one(tree[0], "RE") or "", "moves": moves}
 
 
