@@ -13,6 +13,7 @@ for the next move costs nothing):
   move that leads to it: a win is a win for that player.
 * `I` int32[3, capacity]: IMOVE the move that leads to the node, ICHILD its first child
   (children are contiguous; -1 until it is expanded), INCHILD how many children it has.
+  (Only the nodes in use are written, so only their pages take memory: see `new_tree`.)
 * `meta` int64[2]: nodes in use, the root (0 in a new tree; `reroot` moves it down).
 
 Moves are ints.  A move m >= 0 is a slot of the game's move space [0, space) (a point, a
@@ -102,6 +103,8 @@ EXPAND_VISITS = 8
 CHUNK = 128  # iterations between clock checks (a few ms)
 SURE = 0.95  # early stop: the most visited move wins more than this ...
 SHARE = 0.2  # ... with this share of the expected iterations done
+CAPACITY = 8_000_000  # the players' tree room, in nodes: 288 MB at most, taken as it fills (new_tree)
+REUSE_NODES = 900_000  # a tree kept for the next move holds fewer nodes than this (32 MB)
 
 
 class Tree(NamedTuple):
@@ -113,10 +116,12 @@ class Tree(NamedTuple):
 
 
 def new_tree(capacity: int) -> Tree:
-    """An empty tree of `capacity` nodes (about 36 bytes each): just the root, unexpanded."""
+    """An empty tree of room for `capacity` nodes: just the root, unexpanded.  A node takes 36
+    bytes, but only once it is used: the arrays are zeroed pages the system maps as the tree
+    grows into them, so a large capacity costs memory only when a long search fills it."""
     V = np.zeros((6, capacity), np.float32)
     I = np.zeros((3, capacity), np.int32)  # noqa: E741
-    I[ICHILD, :] = -1
+    I[ICHILD, 0] = -1
     I[IMOVE, 0] = -1
     meta = np.zeros(2, np.int64)
     meta[NODES] = 1
@@ -451,12 +456,13 @@ def restrict_root(tree: Tree, mask: np.ndarray) -> None:
             V[PN, ch] += 1e9
 
 
-def reroot(tree: Tree, moves: Iterable[int], max_fill: float = 0.6) -> bool:
+def reroot(tree: Tree, moves: Iterable[int], max_fill: float = 0.6, max_nodes: int = REUSE_NODES) -> bool:
     """Tree reuse: make the node reached from the root by `moves` the new root, if the tree has
-    it and is less than `max_fill` full (a fuller tree would soon have no room left); False
+    it, is less than `max_fill` full (a fuller tree would soon have no room left) and holds
+    fewer than `max_nodes` nodes (the memory a kept tree may hold on to between moves); False
     (nothing changed) otherwise.  The rest of the old tree stays allocated but unused."""
     V, I, meta = tree
-    if meta[NODES] >= max_fill * V.shape[1]:
+    if meta[NODES] >= min(max_fill * V.shape[1], max_nodes):
         return False
     node = int(meta[ROOT])
     for move in moves:

@@ -108,7 +108,7 @@ class MCTS:
     reuse: bool = True
     early_stop: bool = True
     dynkomi: bool = False  # dynamic komi in handicap-like positions (see next_bonus)
-    capacity: int = 1_500_000  # tree nodes (36 bytes each)
+    capacity: int = uct.CAPACITY  # tree nodes (36 bytes each, taken as the tree fills)
     seed: int | None = None
     parallel = True  # workers may search the same State; their votes are added up
 

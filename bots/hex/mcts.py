@@ -23,9 +23,11 @@ Measured (one core, 11x11): about 115,000 iterations a second from the empty boa
 a move it won 20/20 games against random, a 0-1 BFS shortest-path greedy player and the
 resistance player (bots.hex.resistance); with its priors against itself without them, 58/100
 at 0.2 s a move (pairs of games from random two-move openings, colours exchanged).  The tree
-(`capacity` nodes, about 15 new nodes an iteration early in an 11x11 game) fills in about
-2 seconds from the empty board; a fresh tree then searches the time left and the root votes
-of both count (root parallelism within the move), and the next move starts a new tree.
+takes about 11 new nodes an iteration early in an 11x11 game (16 on 13x13); its room
+(`capacity`, search.uct.CAPACITY nodes by default) lasts about 15 seconds of one core's search
+from the empty board, and takes memory only as it fills.  A tree that does fill up is not
+kept: a fresh tree searches the time left, the root votes of both count (root parallelism
+within the move), and the next move starts a new tree.
 """
 
 from __future__ import annotations
@@ -119,7 +121,7 @@ class MCTS:
     playouts: int | None = None  # a cap on iterations per move (None: the clock decides)
     reuse: bool = True
     early_stop: bool = True
-    capacity: int = 1_500_000  # tree nodes (36 bytes each)
+    capacity: int = uct.CAPACITY  # tree nodes (36 bytes each, taken as the tree fills)
     seed: int | None = None
     solver: bool = True
     priors: bool = True  # the children's priors (else an even prior for every move)

@@ -146,6 +146,23 @@ def test_reroot_reuses_the_subtree_of_two_moves():
     assert tree.V[uct.VN, reply] == old + 400
     assert {m for m, _ in uct.root_votes(tree)} <= set(range(9)) - {mine, theirs}
     assert not uct.reroot(tree, [], max_fill=0.0)  # too full to reuse
+    nodes = int(tree.meta[uct.NODES])
+    assert not uct.reroot(tree, [], max_nodes=nodes)  # too many nodes to keep between moves
+    assert uct.reroot(tree, [], max_nodes=nodes + 1)
+
+
+def resident_mb() -> float:
+    return int(Path("/proc/self/status").read_text().split("VmRSS:")[1].split()[0]) / 1024
+
+
+@pytest.mark.skipif(not Path("/proc/self/status").exists(), reason="reads the resident memory from /proc")
+def test_a_tree_takes_memory_only_as_it_fills():
+    before = resident_mb()
+    tree = uct.new_tree(uct.CAPACITY)  # room for 8 million nodes: 288 MB if it were all touched
+    assert resident_mb() - before < 20
+    search("." * 9, 2000, tree=tree)
+    assert resident_mb() - before < 20
+    del tree
 
 
 def test_a_full_tree_stops_the_search():
