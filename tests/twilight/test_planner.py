@@ -229,3 +229,22 @@ def test_a_trapped_group_attacks_before_it_is_attacked():
                   ((7, 7, 23), (23, 1, 33), (23, 4, 13)), V, ply=36)
     result = Planner().choose(state, Context(), Budget(60, nodes=30000))
     assert Move(23, 0, 26, 23, 1) in result.move
+
+
+def test_prey_values_a_merge_that_a_hunter_can_no_longer_catch():
+    """`planner:prey`: our 26 beside our 69 is prey for their 95 (a 2 s loss to `expecti` on a
+    16x30 map: the 26 was cornered and attacked at 14%); merged into 95 it is not.  With `prey`
+    the merge is worth more than staying apart, and the search merges; without it, both are
+    the same 95 against 95 and it does not."""
+    apart = State(30, 16, (), ((14, 26, 69), (14, 28, 26)), ((14, 24, 95),), W, ply=102)
+    merged = State(30, 16, (), ((14, 26, 95),), ((14, 24, 95),), W, ply=102)
+    def ours(state: State, **options) -> float:
+        return PlannerModel(V, state, Planner(**options)).evaluate(state)
+
+    assert ours(apart, prey=0.5) < ours(merged, prey=0.5) - 0.05
+    assert ours(apart) == pytest.approx(ours(merged), abs=0.02)
+    before = State(30, 16, (), ((14, 25, 69), (14, 27, 26)), ((14, 24, 95),), V, ply=101)
+    choice = Planner(prey=0.5).choose(before, None, Budget(0.5))
+    assert {(m.x_to, m.y_to) for m in choice.move} == {(14, 26)}
+    with pytest.raises(ValueError, match="prey"):
+        Planner(prey=-1)
