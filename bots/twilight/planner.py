@@ -13,10 +13,10 @@ Evaluation, from the root player's side.  D estimates the final population diffe
   half for the side whose two biggest groups can meet on it first;
 - tactics one ply deep: free kills (>= 1.5x, adjacent) the side to move takes now, and
   groups left within reach of an enemy 1.5x their size;
-- with `prey` (off by default), in a short race (as for `grown_gamma`) every group that an enemy
-  group 1.5x its size could hunt down counts against its side: `prey` * size * gamma**(d - 1),
-  d the distance to its nearest such hunter (a lone runner is always caught on a bounded board;
-  merging into a group too big to hunt saves it);
+- with `prey` (off by default), once the humans left are fewer than a tenth of the units, each
+  of our groups that an enemy group 1.5x its size could hunt down counts against us: `prey` *
+  size * gamma**(d - 1), d the distance to its nearest such hunter (a lone runner is always
+  caught on a bounded board; merging into a group too big to hunt saves it);
 - with `hunt` (not yet the default: its sequential test has not accepted it), in the endgame
   (no camp that either side could ever take: bots.twilight.pursuit), pursuit instead of those
   tactics: each enemy group is worth its size * gamma**m to the side with a
@@ -473,8 +473,7 @@ class PlannerModel:
         # camp converted sooner compounds (a bigger army splits and converts more at once), and
         # the steep discount pays for it (docs/benchmarks/twilight.md, "A race that discounts
         # only while growth matters").
-        short = len(state.humans) <= 2 * self.p.max_groups
-        grown = self.grown if short else None
+        grown = self.grown if len(state.humans) <= 2 * self.p.max_groups else None
         gm, gt = race(state.humans, ours, theirs, mine_first, self.p.gamma, left_mine, left_theirs, grown)
         if self.hunt is not None:
             on_move, waiting = self.hunt
@@ -487,8 +486,8 @@ class PlannerModel:
         else:
             kills, exposed = tactics(theirs, ours)
             tact = -kills + 0.25 * exposed
-        if self.p.prey and short:
-            tact -= self.p.prey * (prey(ours, theirs, self.p.gamma) - prey(theirs, ours, self.p.gamma))
+        if self.p.prey and 10 * humans < po + pt:  # late: our groups' safety, not the race
+            tact -= self.p.prey * prey(ours, theirs, self.p.gamma)
         diff = po - pt + self.p.claim * (gm - gt) + tact
         # What is at stake: a quarter of the armies and humans at the root; a lead counts for
         # more as the end comes near (the last 60 plies).
@@ -525,7 +524,7 @@ class Planner:
     odds: float = 0.0  # the lowest chance of winning of a random battle either side is seen to start
     hunt: bool = False  # the endgame's pursuit (issue 30; off until a sequential test accepts it)
     duel: bool = True  # one group a side in the endgame: the exact move (bots.twilight.showdown)
-    prey: float = 0.0  # in a short race, groups a 1.5x enemy could hunt down count this much against their side
+    prey: float = 0.0  # late in a game, our groups a 1.5x enemy could hunt down count this much against us
 
     def __post_init__(self) -> None:
         if not all(0 < g <= 1 for g in (self.gamma, self.order_gamma,
