@@ -232,10 +232,10 @@ def test_a_trapped_group_attacks_before_it_is_attacked():
 
 
 def test_prey_values_a_merge_that_a_hunter_can_no_longer_catch():
-    """`planner:prey`: our 26 beside our 69 is prey for their 95 (a 2 s loss to `expecti` on a
-    16x30 map: the 26 was cornered and attacked at 14%); merged into 95 it is not.  With `prey`
-    the merge is worth more than staying apart, and the search merges; without it, both are
-    the same 95 against 95 and it does not."""
+    """`planner:prey`: with no humans left, our 26 beside our 69 is prey for their 95 (a 2 s
+    loss to `expecti` on a 16x30 map: the 26 was cornered and attacked at 14%); merged into 95
+    it is not.  With `prey` the merge is worth more than staying apart, and the search merges;
+    without it, both are the same 95 against 95."""
     apart = State(30, 16, (), ((14, 26, 69), (14, 28, 26)), ((14, 24, 95),), W, ply=102)
     merged = State(30, 16, (), ((14, 26, 95),), ((14, 24, 95),), W, ply=102)
     def ours(state: State, **options) -> float:
