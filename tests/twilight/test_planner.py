@@ -238,13 +238,14 @@ def test_prey_values_a_merge_that_a_hunter_can_no_longer_catch():
     without it, both are the same 95 against 95."""
     apart = State(30, 16, (), ((14, 26, 69), (14, 28, 26)), ((14, 24, 95),), W, ply=102)
     merged = State(30, 16, (), ((14, 26, 95),), ((14, 24, 95),), W, ply=102)
+
     def ours(state: State, **options) -> float:
         return PlannerModel(V, state, Planner(**options)).evaluate(state)
 
     assert ours(apart, prey=0.5) < ours(merged, prey=0.5) - 0.05
     assert ours(apart) == pytest.approx(ours(merged), abs=0.02)
     before = State(30, 16, (), ((14, 25, 69), (14, 27, 26)), ((14, 24, 95),), V, ply=101)
-    choice = Planner(prey=0.5).choose(before, None, Budget(0.5))
+    choice = Planner(prey=0.5).choose(before, None, Budget(60, nodes=3000))
     assert {(m.x_to, m.y_to) for m in choice.move} == {(14, 26)}
     with pytest.raises(ValueError, match="prey"):
         Planner(prey=-1)
