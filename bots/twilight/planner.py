@@ -164,12 +164,7 @@ def prey(groups, enemies, gamma: float) -> float:
     discounted by gamma**(d - 1), d the distance to its nearest such hunter."""
     total = 0.0
     for x, y, n in groups:
-        near = FAR
-        for ex, ey, en in enemies:
-            if en >= MONSTER_RATIO * n:
-                d = max(abs(ex - x), abs(ey - y))
-                if d < near:
-                    near = d
+        near = min((_d(x, y, ex, ey) for ex, ey, en in enemies if en >= MONSTER_RATIO * n), default=FAR)
         if near < FAR:
             total += n * gamma ** (near - 1)
     return total
