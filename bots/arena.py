@@ -15,8 +15,10 @@ keeps each game's record (JSON, and SGF for the games recorded as SGF) for `bots
 B (bots.sprt, docs/sprt.md): pairs of games, one setup and one seed each with the seats
 swapped, until the log-likelihood ratio crosses a bound (exit 0) or --games, then the most
 games in all, are played (exit UNDECIDED).  A pair with a crashed game is left out of the
-statistics and reported.  --cluster plays the games as Ray tasks (bots.tournament.cluster),
---parallel of them at a time.
+statistics and reported.  With --against R the test is a gauntlet: each pair plays A against R
+and B against R on one setup and seed, A and B in the same seat, and scores 1 + A's points - B's
+points.  --cluster plays the games as Ray tasks (bots.tournament.cluster), --parallel of them at
+a time.
 """
 
 from __future__ import annotations
@@ -82,6 +84,12 @@ def add_parser(sub: argparse._SubParsersAction, game: registry.Game) -> None:
                         "crosses ln((1-beta)/alpha): H1 accepted, or ln(beta/(1-alpha)): H0 accepted, or --games "
                         "are played; a line per pair, then the verdict, the pentanomial counts and A's Elo over B "
                         "with its 95%% interval")
+    p.add_argument("--against", default=None, metavar="PLAYER",
+                   help="with --sprt, test A against B by their games against this third player, as --a (a "
+                        "gauntlet): each pair plays A against it, then B against it, on one "
+                        f"{hooks.SETUP} and seed with A and B in the same seat (each {hooks.SETUP} in both seats in "
+                        "turn), and counts 1 + A's points - B's points; the Elo is that of the pairs' "
+                        "score, about half the Elo difference of A's and B's scores against the third player")
     p.add_argument("--sprt-file", default=None, metavar="FILE",
                    help="with --sprt, keep the test's counted pairs in FILE (JSON lines) and, when FILE already "
                         "holds the same test (players, bounds, settings, setups, seed), go on from where it "
@@ -134,6 +142,30 @@ def _keep(folder: Any, game: str, setup: str, record: dict, number: int) -> None
 
 
 @dataclass(frozen=True)
+class GauntletJob(Job):
+    """A game of a gauntlet pair (--against R): `pair` is (the tested player, R); game 2k is
+    A's, 2k+1 B's, both with the seed of game 2k and the tested player in the same seat."""
+
+    tested_first: bool = True
+
+    @property
+    def first(self) -> str:
+        return self.pair[0 if self.tested_first else 1]
+
+    @property
+    def second(self) -> str:
+        return self.pair[1 if self.tested_first else 0]
+
+    @property
+    def label(self) -> str:
+        """The tested player's label: "A" in the pair's first game, "B" in its second."""
+        return "AB"[self.index % 2]
+
+    def seed(self, base: int) -> int:
+        return Job((self.pair[1], self.pair[1]), self.setup, self.index - self.index % 2).seed(base)
+
+
+@dataclass(frozen=True)
 class PairJob(Job):
     """A game of a sequential test's pair: games 2k and 2k+1 are pair k, A in the first seat in
     the first, B in the second, and both take the seed of game 2k (one setup, one seed, the
@@ -158,6 +190,7 @@ class Match:
     folder: Any
     show: Callable[[Any], None] | None
     workers: int | None
+    r: Side | None = None  # --against: the third player of a gauntlet test
     records: list[dict] = field(default_factory=list)
     failed_setups: dict[str, int] = field(default_factory=dict)  # label -> its failed setups in a row
     broken: str | None = None  # why the match stopped early (SETUP_FAILURES), if it did
@@ -168,7 +201,10 @@ class Match:
 
     @staticmethod
     def labels(job: Job) -> tuple[str, str]:
-        """A in the first seat in even games, B in odd ones."""
+        """A in the first seat in even games, B in odd ones; in a gauntlet's game, the tested
+        player's label and R's, in the job's seats."""
+        if isinstance(job, GauntletJob):
+            return (job.label, "R") if job.tested_first else ("R", job.label)
         return ("A", "B") if job.index % 2 == 0 else ("B", "A")
 
     def keep(self, entry: dict) -> None:
@@ -179,7 +215,7 @@ class Match:
             return
         self._count_setups(record)
         record["game_number"] = len(self.records)
-        record["names"] = {"A": self.a.player, "B": self.b.player}
+        record["names"] = {"A": self.a.player, "B": self.b.player, **({"R": self.r.player} if self.r else {})}
         if self.folder is not None:
             _keep(self.folder, self.args.game, entry["setup"], record, len(self.records))
         record.pop("sgf_text", None)
@@ -235,13 +271,15 @@ def prepare(args: argparse.Namespace) -> Match:
 
     game = registry.get(args.game)
     hooks = game.module("match")
-    for label, text in (("A", args.a), ("B", args.b)):
-        hooks.check(args.game, text, label)
+    against = getattr(args, "against", None)
+    sides = [("a", args.a), ("b", args.b)] + ([("against", against)] if against is not None else [])
+    for label, text in sides:
+        hooks.check(args.game, text, "R" if label == "against" else label.upper())
     cluster = getattr(args, "cluster", None)
     if cluster:
         if args.show:
             raise UsageFailure("--show draws the board here; the games of --cluster are played elsewhere")
-        for label, text in (("a", args.a), ("b", args.b)):
+        for label, text in sides:
             if is_person(args.game, text.strip().split(":", 1)[0]):
                 raise UsageFailure(f"--{label} {text!r} is a person at this terminal and cannot play on a cluster")
         try:
@@ -255,15 +293,17 @@ def prepare(args: argparse.Namespace) -> Match:
     out = output_file(args.json, "a")
     folder = record_directory(args.record)
     show = shower(game.module("render").render) if args.show else None
-    workers = search_workers(args.workers, [hooks.searches(args.game, t) for t in (args.a, args.b)])
+    workers = search_workers(args.workers, [hooks.searches(args.game, t) for _, t in sides])
     return Match(args, hooks, Side("A", args.a.strip()), Side("B", args.b.strip()), settings, setups, out, folder,
-                 show, workers)
+                 show, workers, Side("R", against.strip()) if against is not None else None)
 
 
 def run(args: argparse.Namespace, intro: str = "") -> int:
     """The match; `intro` is printed once the options are checked (`bots demo`'s words)."""
     if getattr(args, "sprt_file", None) and getattr(args, "sprt", None) is None:
         raise UsageFailure("--sprt-file keeps a sequential test's pairs: give --sprt too")
+    if getattr(args, "against", None) is not None and getattr(args, "sprt", None) is None:
+        raise UsageFailure("--against makes a sequential test a gauntlet: give --sprt too")
     match = prepare(args)
     if getattr(args, "sprt", None) is not None:
         return run_sprt(match, args.sprt, intro)
@@ -302,12 +342,13 @@ def run(args: argparse.Namespace, intro: str = "") -> int:
 
 # -- --sprt: a sequential test of A against B ----------------------------------------------------------
 
-OUTCOME = {"A": "won", None: "drew", "B": "lost"}  # a game's winner label -> A's result
+WORD = {1.0: "won", 0.5: "drew", 0.0: "lost"}  # a player's points in a game -> its result
 
 
-def _points(record: dict) -> float:
-    """A's points in one game."""
-    return {"A": 1.0, None: 0.5, "B": 0.0}[record["winner_name"]]
+def _points(record: dict, label: str = "A") -> float:
+    """The points of the player labelled `label` in one game."""
+    winner = record["winner_name"]
+    return 0.5 if winner is None else float(winner == label)
 
 
 def _elo(value: float) -> str:
@@ -340,7 +381,8 @@ def verdict_text(status: sprt.Status, bounds: sprt.Bounds, cap: int) -> str:
 def sprt_identity(match: Match, bounds: sprt.Bounds) -> dict:
     """What makes two runs one sequential test: the players, the bounds, the settings, the
     setups and the base seed (a --sprt-file's first line)."""
-    return json.loads(json.dumps({"game": match.args.game, "a": match.a.player, "b": match.b.player,
+    against = {"against": match.r.player} if match.r else {}  # (absent from the files of tests before --against)
+    return json.loads(json.dumps({"game": match.args.game, "a": match.a.player, "b": match.b.player, **against,
                                   "bounds": str(bounds), "settings": match.settings, "setups": match.setups,
                                   "seed": match.args.seed}, default=str))
 
@@ -368,10 +410,10 @@ def load_sprt_file(path: str, identity: dict) -> dict[int, float]:
             pairs[int(row["pair"])] = points
     except (ValueError, KeyError, TypeError) as exc:
         raise UsageFailure(f"--sprt-file {path} is not a sequential test's file: {exc}") from None
-    differ = [key for key in identity if head.get(key) != identity[key]]
+    differ = [key for key in sorted(identity.keys() | head.keys()) if head.get(key) != identity.get(key)]
     if differ:
         raise UsageFailure(f"--sprt-file {path} holds another test: its " + "; ".join(
-            f"{key} {head.get(key)!r}, not {identity[key]!r}" for key in differ))
+            f"{key} {head.get(key)!r}, not {identity.get(key)!r}" for key in differ))
     return pairs
 
 
@@ -404,6 +446,11 @@ def run_sprt(match: Match, bounds: sprt.Bounds, intro: str = "") -> int:
             if state["decided"]:
                 return
             setup = setups[k % len(setups)]
+            if match.r:  # the seats in turn, and each setup in both (an even number of setups: a round each)
+                first = (k // len(setups) if len(setups) % 2 == 0 else k) % 2 == 0
+                yield GauntletJob((a.player, match.r.player), setup, 2 * k, first)
+                yield GauntletJob((b.player, match.r.player), setup, 2 * k + 1, first)
+                continue
             yield PairJob((a.player, b.player), setup, 2 * k)  # both games of a pair, whatever is decided
             yield PairJob((a.player, b.player), setup, 2 * k + 1)  # in between
 
@@ -423,8 +470,14 @@ def run_sprt(match: Match, bounds: sprt.Bounds, intro: str = "") -> int:
             dropped.append(k)
             print(f"{head} left out of the statistics (a game crashed)", flush=True)
             return
-        points = _points(first) + _points(second)
-        result = f"A {points:g} (A first: {OUTCOME[first['winner_name']]}, B first: {OUTCOME[second['winner_name']]})"
+        if match.r:
+            points = 1 + _points(first, "A") - _points(second, "B")
+            seat = next(seat for seat, label in first["players"].items() if label == "A")
+            result = (f"A {points:g} (as {seat} against R, A {WORD[_points(first, 'A')]}, "
+                      f"B {WORD[_points(second, 'B')]})")
+        else:
+            points = _points(first) + _points(second)
+            result = f"A {points:g} (A first: {WORD[_points(first)]}, B first: {WORD[_points(second)]})"
         if state["decided"]:
             late.append(k)
             print(f"{head} {result}; after the decision, not counted", flush=True)
@@ -445,9 +498,14 @@ def run_sprt(match: Match, bounds: sprt.Bounds, intro: str = "") -> int:
     if before:
         print(f"--sprt-file {path}: {len(before)} pairs of this test played before: "
               f"{_standing(earlier, bounds)}", flush=True)
-    print(f"A = {a.player} (tested)   B = {b.player}\nSPRT {bounds}: H1 A is {bounds.elo1:g} Elo better than B, "
-          f"H0 A is {bounds.elo0:g} better; LLR bounds [{bounds.lower:.2f}, {bounds.upper:.2f}]; at most "
-          f"{2 * cap_pairs} games in pairs (one {match.hooks.SETUP} and seed, seats swapped) on {', '.join(setups)}; "
+    r = match.r
+    pairing = (f"one {match.hooks.SETUP}, seed and seat, A against R then B against R" if r
+               else f"one {match.hooks.SETUP} and seed, seats swapped")
+    print(f"A = {a.player} (tested)   B = {b.player}" + (f"   R = {r.player} (the opponent of both)" if r else "")
+          + f"\nSPRT {bounds}: H1 A is {bounds.elo1:g} Elo better than B"
+          + (" (the Elo of the pairs' score against R)" if r else "")
+          + f", H0 A is {bounds.elo0:g} better; LLR bounds [{bounds.lower:.2f}, {bounds.upper:.2f}]; at most "
+          f"{2 * cap_pairs} games in pairs ({pairing}) on {', '.join(setups)}; "
           f"{', '.join(f'{k} {v}' for k, v in match.settings.items())}"
           + (f"; on the Ray cluster at {match.cluster}" if match.cluster else "")
           + f"; games at once: {args.parallel}", flush=True)
@@ -458,9 +516,22 @@ def run_sprt(match: Match, bounds: sprt.Bounds, intro: str = "") -> int:
         if kept is not None:
             kept.close()
     status: sprt.Status = state["status"]  # type: ignore[assignment]
-    groups = [(setup, [r for where, *pair in counted if where == setup for r in pair]) for setup in setups]
-    print(report(a, b, groups, match.hooks.SETUP), flush=True)  # the counted games: illegal moves, time-outs
-    print(summary(status, bounds, a, b, 2 * cap_pairs, len(before) + len(counted), dropped, late), flush=True)
+    # the counted games: illegal moves, time-outs
+    if r:
+        for half, side in enumerate((a, b)):
+            games = [(setup, [_against(pair[half], side.label) for where, *pair in counted if where == setup])
+                     for setup in setups]
+            print(f"the games of {side.label} against R (as A and B in this table):", flush=True)
+            print(report(Side("A", side.player), Side("B", r.player), games, match.hooks.SETUP), flush=True)
+    else:
+        groups = [(setup, [g for where, *pair in counted if where == setup for g in pair]) for setup in setups]
+        print(report(a, b, groups, match.hooks.SETUP), flush=True)
+    print(summary(status, bounds, a, b, 2 * cap_pairs, len(before) + len(counted), dropped, late, r), flush=True)
+    if r and counted:
+        share = [100 * sum(_points(pair[half], label) for _, *pair in counted) / len(counted)
+                 for half, label in enumerate("AB")]
+        print(f"{'against':<9}R in this run's {len(counted)} pairs: A scored {share[0]:.1f}%, B {share[1]:.1f}%",
+              flush=True)
     if crashed:
         print(f"{len(crashed)} games crashed (see the log); their pairs are left out", flush=True)
     if match.broken:
@@ -470,16 +541,26 @@ def run_sprt(match: Match, bounds: sprt.Bounds, intro: str = "") -> int:
     return 0 if status.verdict else UNDECIDED
 
 
+def _against(record: dict, label: str) -> dict:
+    """A gauntlet game's record labelled as a match of its tested player (A) against R (B)."""
+    relabel = {label: "A", "R": "B"}
+    winner = record["winner_name"]
+    return {**record, "players": {seat: relabel[name] for seat, name in record["players"].items()},
+            "winner_name": relabel[winner] if winner else None}
+
+
 def summary(status: sprt.Status, bounds: sprt.Bounds, a: Side, b: Side, cap: int, pairs: int,
-            dropped: list[int], late: list[int]) -> str:
+            dropped: list[int], late: list[int], r: Side | None = None) -> str:
     """The table at the end of a sequential test."""
     guess = status.estimate
-    rows = [("test", f"A = {a.player} tested against B = {b.player}: SPRT {bounds}"),
+    how = (f"pairs with 1 + A's points - B's points against R = {r.player}" if r else "pairs in which A scored")
+    rows = [("test", f"A = {a.player} tested against B = {b.player}"
+             + (f" through their games against R = {r.player}" if r else "") + f": SPRT {bounds}"),
             ("verdict", verdict_text(status, bounds, cap)),
             ("games", f"{2 * pairs} counted, in {pairs} pair{'s' * (pairs != 1)}"
              + (f"; left out, a game crashed: pair {', '.join(str(k + 1) for k in sorted(dropped))}" if dropped else "")
              + (f"; ended after the decision, not counted: {len(late)} pair{'s' * (len(late) > 1)}" if late else "")),
-            ("pairs", f"{' '.join(map(str, status.counts))} (pairs in which A scored 0, 0.5, 1, 1.5, 2)"),
+            ("pairs", f"{' '.join(map(str, status.counts))} ({how} 0, 0.5, 1, 1.5, 2)"),
             ("score", f"{100 * guess.score:.1f}% for A" if guess else "-"),
             ("Elo", f"{_elo(guess.elo)} for A, 95% interval [{_elo(guess.low)}, {_elo(guess.high)}]" if guess else "-"),
             ("LLR", f"{status.llr:.2f}, bounds [{bounds.lower:.2f}, {bounds.upper:.2f}]")]

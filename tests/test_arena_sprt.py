@@ -209,6 +209,74 @@ def test_what_cannot_be_played_on_a_cluster_is_refused(capsys, extra, words):
     assert capsys.readouterr().err == f"bots: error: {words}\n"
 
 
+# -- --against R: the gauntlet form ---------------------------------------------------------------
+
+
+def gauntlet(monkeypatch, capsys, outcome, bounds: str = WIDE, games: str = "40", *extra: str):
+    """`sequential` with `--against mcts`: A (random) and B (alphabeta) each play mcts."""
+    return sequential(monkeypatch, capsys, outcome, bounds, games, "--against", "mcts", *extra)
+
+
+def test_a_gauntlet_pair_is_a_and_b_against_r_in_one_seat_with_one_seed(monkeypatch, capsys):
+    # A beats R and B loses to it: every pair scores 2, and four of them decide
+    status, lines, games = gauntlet(monkeypatch, capsys, lambda call: "A" if call % 2 == 0 else "R")
+    assert status == 0 and len(games) == 8
+    assert lines[0] == "A = random (tested)   B = alphabeta   R = mcts (the opponent of both)"
+    for k, (a_game, b_game) in enumerate(zip(games[::2], games[1::2], strict=True)):
+        assert a_game["seed"] == b_game["seed"] and a_game["setup"] == b_game["setup"]
+        tested_first = k // 2 % 2 == 0  # two boards: each round of them in one seat, the next in the other
+        seats = ("first", "second") if tested_first else ("second", "first")
+        assert (a_game[seats[0]], a_game[seats[1]]) == ("random", "mcts")
+        assert (b_game[seats[0]], b_game[seats[1]]) == ("alphabeta", "mcts")
+        assert a_game["labels"] == (("A", "R") if tested_first else ("R", "A"))
+        assert b_game["labels"] == (("B", "R") if tested_first else ("R", "B"))
+    assert [g["setup"] for g in games[::2]] == ["3", "4", "3", "4"]
+    assert len({g["seed"] for g in games}) == 4
+    pairs = pair_lines(lines)
+    assert pairs[0].startswith("pair 1 3: A 2 (as red against R, A won, B lost); 1 pairs [0 0 0 0 1]")
+    assert pairs[2].startswith("pair 3 3: A 2 (as blue against R, A won, B lost)")
+    assert "H1 accepted" in pairs[-1]
+    assert row(lines, "test") == ("A = random tested against B = alphabeta through their games against R = mcts: "
+                                  f"SPRT {sprt.parse(WIDE)}")
+    assert row(lines, "against") == "R in this run's 4 pairs: A scored 100.0%, B 0.0%"
+    tables = [i for i, line in enumerate(lines) if line.startswith("the games of ")]
+    assert [lines[i] for i in tables] == ["the games of A against R (as A and B in this table):",
+                                          "the games of B against R (as A and B in this table):"]
+    assert lines[tables[0] + 1] == "A = random   B = mcts" and lines[tables[1] + 1] == "A = alphabeta   B = mcts"
+    totals = [line.split()[1:5] for line in lines if line.startswith("TOTAL")]
+    assert totals == [["4", "4", "0", "0"], ["4", "0", "0", "4"]]  # games, A (the tested), draws, B (R)
+
+
+@pytest.mark.parametrize("outcome, counts", [
+    (lambda call: "R", "0 0 4 0 0"),  # both lose to R: even pairs
+    (lambda call: None, "0 0 4 0 0"),  # both draw
+    (lambda call: "R" if call % 2 == 0 else None, "0 4 0 0 0"),  # A loses where B draws
+    (lambda call: "R" if call % 2 == 0 else "B", "4 0 0 0 0"),  # A loses where B wins
+])
+def test_a_gauntlet_pair_counts_a_s_points_less_b_s(monkeypatch, capsys, outcome, counts):
+    status, lines, games = gauntlet(monkeypatch, capsys, outcome, "elo0=-5 elo1=5", "8")
+    assert len(games) == 8
+    assert row(lines, "pairs").startswith(counts + " (pairs with 1 + A's points - B's points against R = mcts")
+
+
+def test_a_gauntlet_file_is_not_another_test_s(monkeypatch, capsys, tmp_path):
+    kept = tmp_path / "test.jsonl"
+    a_wins = lambda call: "A" if call % 2 == 0 else "R"  # noqa: E731
+    gauntlet(monkeypatch, capsys, a_wins, WIDE, "2", "--sprt-file", str(kept))
+    with pytest.raises(arena.UsageFailure, match="holds another test: its against 'mcts', not None"):
+        sequential(monkeypatch, capsys, lambda call: "A", WIDE, "2", "--sprt-file", str(kept))
+    status, lines, games = gauntlet(monkeypatch, capsys, a_wins, WIDE, "40", "--sprt-file", str(kept))
+    assert "1 pairs of this test played before" in lines[0] and len(games) == 6  # three more pairs decide
+
+
+def test_against_needs_sprt_and_a_known_player(capsys):
+    line = ["arena", "gopher", "--a", "random", "--b", "alphabeta"]
+    assert cli.main(line + ["--against", "mcts"]) == 2
+    assert capsys.readouterr().err == "bots: error: --against makes a sequential test a gauntlet: give --sprt too\n"
+    assert cli.main(line + ["--sprt", WIDE, "--against", "greedy"]) == 2
+    assert "unknown gopher player 'greedy'" in capsys.readouterr().err
+
+
 # -- the real command ------------------------------------------------------------------------------
 
 
@@ -241,3 +309,18 @@ def test_an_undecided_test_stops_at_the_cap_with_exit_status_3():
     lines = result.stdout.splitlines()
     assert len(pair_lines(lines)) == 2  # 3 games: two pairs
     assert row(lines, "verdict").startswith("no decision: 4 games played")
+
+
+@pytest.mark.e2e
+@pytest.mark.slow
+def test_greedy_tested_against_random_through_their_games_against_alphabeta_passes():
+    # random almost never beats alphabeta, greedy often does: not 300 Elo worse within a few pairs
+    result = bots("--a", "greedy", "--b", "random", "--against", "alphabeta", "--sprt", NOT_WORSE, "--games", "40")
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert lines[0] == "A = greedy (tested)   B = random   R = alphabeta (the opponent of both)"
+    pairs = pair_lines(lines)
+    assert 1 <= len(pairs) <= 20 and "H1 accepted" in pairs[-1]
+    assert all(re.match(r"pair \d+ thetrap: A [\d.]+ \(as (vampires|werewolves) against R, A \w+, B \w+\); ",
+                        line) for line in pairs), pairs
+    assert re.fullmatch(rf"R in this run's {len(pairs)} pairs: A scored [\d.]+%, B [\d.]+%", row(lines, "against"))
