@@ -229,7 +229,10 @@ class Match:
 
         failed = {record["players"].get(v.get("species")): v["reason"] for v in record.get("violations", ())
                   if str(v.get("reason", "")).startswith(SETUP_FAILED)}
-        for label, side in (("A", self.a), ("B", self.b)):
+        playing = set(record["players"].values())  # (a gauntlet's game has A or B, and R)
+        for label, side in (("A", self.a), ("B", self.b), ("R", self.r)):
+            if side is None or label not in playing:
+                continue
             row = self.failed_setups[label] = self.failed_setups.get(label, 0) + 1 if label in failed else 0
             if row >= SETUP_FAILURES and self.broken is None:
                 self.broken = (f"side {label} ({side.player}) failed its setup in {row} games in a row, "

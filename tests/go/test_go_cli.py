@@ -145,6 +145,33 @@ def test_failed_setups_stop_a_match_only_when_they_come_in_a_row():
     assert match.broken and match.broken.startswith("side B (gtp:x) failed its setup in 3 games in a row")
 
 
+def test_a_gauntlet_counts_each_side_s_failed_setups_over_its_own_games():
+    """With --against R, games alternate A against R and B against R: R fails in a row over
+    all of them, A over its own only (B's games in between neither count nor reset)."""
+    from bots.arena import SETUP_FAILURES, Match
+    from bots.matches import Side
+
+    def game(tested: str, failing: str | None) -> dict:
+        players = {"black": tested, "white": "R"}
+        seat = next((seat for seat, label in players.items() if label == failing), None)
+        return {"players": players,
+                "violations": [{"species": seat, "reason": "game setup failed: gone"}] if seat else []}
+
+    match = Match(None, None, Side("A", "gtp:x"), Side("B", "random"), {}, [], None, None, None, None,  # type: ignore[arg-type]
+                  Side("R", "gtp:r"))
+    for _ in range(SETUP_FAILURES - 1):
+        match._count_setups(game("A", "A"))
+        match._count_setups(game("B", None))
+    assert match.broken is None
+    match._count_setups(game("A", "A"))
+    assert match.broken and match.broken.startswith("side A (gtp:x) failed its setup in 3 games in a row")
+    referee = Match(None, None, Side("A", "random"), Side("B", "random"), {}, [], None, None, None, None,  # type: ignore[arg-type]
+                    Side("R", "gtp:r"))
+    for tested in ["A", "B", "A"][:SETUP_FAILURES]:
+        referee._count_setups(game(tested, "R"))
+    assert referee.broken and referee.broken.startswith("side R (gtp:r) failed its setup in 3 games in a row")
+
+
 @pytest.mark.parametrize("a, b, words", [
     ("nobody", "random", ["side A", "nobody"]),
     ("random", "mcts:playouts=lots", ["side B", "mcts.playouts"]),
