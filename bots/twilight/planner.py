@@ -13,11 +13,11 @@ Evaluation, from the root player's side.  D estimates the final population diffe
   half for the side whose two biggest groups can meet on it first;
 - tactics one ply deep: free kills (>= 1.5x, adjacent) the side to move takes now, and
   groups left within reach of an enemy 1.5x their size;
-- `prey` (0.5: accepted by a sequential test against `expecti`, docs/benchmarks/twilight.md):
-  once the humans left are fewer than a tenth of the units, each of our groups that an enemy
-  group 1.5x its size could hunt down counts against us: `prey` * size * gamma**(d - 1), d the
-  distance to its nearest such hunter (a lone runner is always caught on a bounded board;
-  merging into a group too big to hunt saves it);
+- with `prey` (off: one gauntlet against `expecti` accepted it, a second on another seed
+  rejected it, docs/benchmarks/twilight.md), once the humans left are fewer than a tenth of
+  the units, each of our groups that an enemy group 1.5x its size could hunt down counts
+  against us: `prey` * size * gamma**(d - 1), d the distance to its nearest such hunter (a lone
+  runner is always caught on a bounded board; merging into a group too big to hunt saves it);
 - with `hunt` (not yet the default: its sequential test has not accepted it), in the endgame
   (no camp that either side could ever take: bots.twilight.pursuit), pursuit instead of those
   tactics: each enemy group is worth its size * gamma**m to the side with a
@@ -520,7 +520,7 @@ class Planner:
     odds: float = 0.0  # the lowest chance of winning of a random battle either side is seen to start
     hunt: bool = False  # the endgame's pursuit (issue 30; off until a sequential test accepts it)
     duel: bool = True  # one group a side in the endgame: the exact move (bots.twilight.showdown)
-    prey: float = 0.5  # late in a game, our groups a 1.5x enemy could hunt down count this much against us
+    prey: float = 0.0  # late in a game, our groups a 1.5x enemy could hunt down count this much against us
 
     def __post_init__(self) -> None:
         if not all(0 < g <= 1 for g in (self.gamma, self.order_gamma,

@@ -84,10 +84,8 @@ def test_takes_a_free_kill():
 
 
 def test_runs_from_a_group_it_cannot_fight():
-    # 4 vampires next to 8 werewolves (a kill for them next ply); nothing to win nearby.  (With a
-    # single human left the game would be late, and `prey` would count the 4 as caught wherever it
-    # ran: then a 25% attack at once is worth more to it than a flight, docs/benchmarks/twilight.md.)
-    state = State(8, 8, ((7, 7, 2),), ((3, 3, 4),), ((2, 2, 8),), V)
+    # 4 vampires next to 8 werewolves (a kill for them next ply); nothing to win nearby
+    state = State(8, 8, ((7, 7, 1),), ((3, 3, 4),), ((2, 2, 8),), V)
     result = Planner().choose(state, Context(), Budget(0.5))
     (m,) = result.move
     assert max(abs(m.x_to - 2), abs(m.y_to - 2)) >= 2
@@ -214,12 +212,10 @@ def test_two_groups_gang_up_on_an_enemy_neither_kills_alone():
 @pytest.mark.slow
 def test_runs_from_a_merged_group_that_kills_it():
     # the same game at ply 47: the 26 werewolves stepped next to the 51 (the planner's model then
-    # had neither the merge nor, among its truncated orders, the opponent's battles) and died.
-    # The model is tested without `prey`: with one human left the game is late, and `prey` counts
-    # the 26 as hunted down wherever it runs, so the default planner attacks the 51 at 25% first.
+    # had neither the merge nor, among its truncated orders, the opponent's battles) and died
     state = State(14, 26, ((21, 13, 1),), ((0, 0, 9), (6, 11, 51)),
                   ((6, 12, 26), (17, 9, 32), (19, 0, 17), (21, 8, 14)), W, ply=47)
-    result = Planner(prey=0).choose(state, Context(), Budget(60, nodes=30000))
+    result = Planner().choose(state, Context(), Budget(60, nodes=30000))
     moved = {(m.x_from, m.y_from): (m.x_to, m.y_to) for m in result.move}
     assert max(abs(moved[(6, 12)][0] - 6), abs(moved[(6, 12)][1] - 11)) >= 2
 
@@ -246,10 +242,10 @@ def test_prey_values_a_merge_that_a_hunter_can_no_longer_catch():
     def ours(state: State, **options) -> float:
         return PlannerModel(V, state, Planner(**options)).evaluate(state)
 
-    assert ours(apart) < ours(merged) - 0.05  # prey=0.5, the default
-    assert ours(apart, prey=0) == pytest.approx(ours(merged, prey=0), abs=0.02)
+    assert ours(apart, prey=0.5) < ours(merged, prey=0.5) - 0.05
+    assert ours(apart) == pytest.approx(ours(merged), abs=0.02)
     before = State(30, 16, (), ((14, 25, 69), (14, 27, 26)), ((14, 24, 95),), V, ply=101)
-    choice = Planner().choose(before, None, Budget(60, nodes=3000))
+    choice = Planner(prey=0.5).choose(before, None, Budget(60, nodes=3000))
     assert {(m.x_to, m.y_to) for m in choice.move} == {(14, 26)}
     with pytest.raises(ValueError, match="prey"):
         Planner(prey=-1)
