@@ -8,6 +8,8 @@ One move:
    swap is still possible, which changes the position).  With `mustplay`, when the opponent
    has semi-connections between its edges, only the cells in all their carriers are kept
    (bots.hex.vc: every other move loses).
+   With `swap_table`, under the swap rule on a board bots.hex.swap's table holds, Black's
+   first cell and White's decision to swap come from the table's measured values.
 2. With few empty cells (`solve_empties`), the exact solver (bots.hex.solver) gets a share
    of the time; a proven winning move is played.
 3. Otherwise (or when the solver proves nothing or a loss) the tree searches until the
@@ -43,7 +45,7 @@ from search import uct
 from search.budget import Budget, SearchResult
 from search.contracts import Context
 
-from . import gammas, kernel as K
+from . import gammas, kernel as K, swap as SW
 from . import solver as S
 from . import vc as VC
 from .board import SWAP, WHITE, State, empty, transpose
@@ -132,6 +134,7 @@ class MCTS:
     learned: bool = True  # priors from learned move features (bots.hex.gammas), not the hand-set ones
     prior_weight: float = 20.0  # the learned priors' visits: the strongest cell wins them all
     gammas_file: str = ""  # a table of tools/hex_gammas.py for the learned priors ("": the shipped one)
+    swap_table: bool = False  # the swap rule decided from measured first-stone values (bots.hex.swap)
     solve_empties: int = SOLVE_EMPTIES
     rave_equiv: float = uct.RAVE_EQUIV  # the tree policy: RAVE's weight fades after about this many visits
     expand_visits: int = uct.EXPAND_VISITS  # ... and a node gets children after this many
@@ -179,6 +182,17 @@ class MCTS:
                 threats = win_cells(state, 3 - me)
                 if len(threats) == 1 and threats[0] in allowed:
                     return sure(threats[0], 0.5)
+        if self.swap_table and state.swap and state.plies <= 1 and state.width == state.height:
+            values = SW.shipped().get(state.width)
+            if values and state.plies == 0:
+                cell = SW.opening(values, allowed)
+                if cell is not None:
+                    return sure(cell, values[cell])
+            elif values and state.swap_allowed() and state.last is not None:
+                if SW.worth_swapping(values, state.last) and SWAP in allowed:
+                    return sure(SWAP, values[state.last])
+                legal = [m for m in legal if m != SWAP]
+                allowed.discard(SWAP)
         left = budget.deadline - time.monotonic()
         if self.mustplay and not state.swap_allowed() and left > MUST_PLAY_LEFT:
             must = must_play(state, must_play_work(left, state.width, state.height))
