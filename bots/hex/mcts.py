@@ -134,7 +134,7 @@ class MCTS:
     learned: bool = True  # priors from learned move features (bots.hex.gammas), not the hand-set ones
     prior_weight: float = 20.0  # the learned priors' visits: the strongest cell wins them all
     gammas_file: str = ""  # a table of tools/hex_gammas.py for the learned priors ("": the shipped one)
-    swap_table: bool = False  # the swap rule decided from measured first-stone values (bots.hex.swap)
+    swap_table: bool = True  # the swap rule decided from measured first-stone values (bots.hex.swap)
     solve_empties: int = SOLVE_EMPTIES
     rave_equiv: float = uct.RAVE_EQUIV  # the tree policy: RAVE's weight fades after about this many visits
     expand_visits: int = uct.EXPAND_VISITS  # ... and a node gets children after this many

@@ -74,7 +74,8 @@ def test_the_player_opens_and_swaps_by_the_table(size):
 
 def test_without_the_swap_rule_or_the_option_the_search_decides():
     assert MCTS(swap_table=True, seed=1).choose(empty(11), None, Budget(5.0, nodes=300)).nodes > 0
-    assert MCTS(seed=1).choose(empty(11, swap=True), None, Budget(5.0, nodes=300)).nodes > 0
+    assert MCTS(swap_table=False, seed=1).choose(empty(11, swap=True), None, Budget(5.0, nodes=300)).nodes > 0
+    assert MCTS(seed=1).choose(empty(11, swap=True), None, Budget(5.0, nodes=300)).nodes == 0  # on by default
     assert MCTS(swap_table=True, seed=1).choose(empty(9, swap=True), None, Budget(5.0, nodes=300)).nodes > 0
 
 
