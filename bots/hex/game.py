@@ -18,17 +18,23 @@ def start(setup: str):
 
 def fallback(state, context):
     """A cheap sensible move (computed while the search runs, played if it fails): a cell that
-    wins at once, else the one cell that stops the opponent winning at once, else the empty
-    cell nearest the centre."""
+    wins at once, else the one cell that stops the opponent winning at once, else under the
+    swap rule the swap table's opening or swap (bots.hex.swap), else the empty cell nearest
+    the centre."""
     from .board import SWAP
     from .seed import winning_cells
+    from .swap import table_move
 
-    moves = [m for m in state.legal_moves() if m != SWAP and m not in context.exclude]
+    allowed = [m for m in state.legal_moves() if m not in context.exclude]
+    moves = [m for m in allowed if m != SWAP]
     me = state.to_move
     for colour in (me, 3 - me):
         urgent = [c for c in winning_cells(state.board, state.width, state.height, colour) if c in moves]
         if urgent and (colour == me or len(urgent) == 1):
             return urgent[0]
+    decided = table_move(state, allowed)
+    if decided is not None:
+        return decided[0]
     centre_row, centre_col = (state.height - 1) / 2, (state.width - 1) / 2
     return min(moves, key=lambda c: (abs(c // state.width - centre_row) + abs(c % state.width - centre_col), c))
 

@@ -182,15 +182,11 @@ class MCTS:
                 threats = win_cells(state, 3 - me)
                 if len(threats) == 1 and threats[0] in allowed:
                     return sure(threats[0], 0.5)
-        if self.swap_table and state.swap and state.plies <= 1 and state.width == state.height:
-            values = SW.shipped().get(state.width)
-            if values and state.plies == 0:
-                cell = SW.opening(values, allowed)
-                if cell is not None:
-                    return sure(cell, values[cell])
-            elif values and state.swap_allowed() and state.last is not None:
-                if SW.worth_swapping(values, state.last) and SWAP in allowed:
-                    return sure(SWAP, values[state.last])
+        if self.swap_table and SW.values_for(state) is not None:
+            decided = SW.table_move(state, allowed)
+            if decided is not None:
+                return sure(*decided)
+            if state.swap_allowed():  # the table does not swap this stone
                 legal = [m for m in legal if m != SWAP]
                 allowed.discard(SWAP)
         left = budget.deadline - time.monotonic()

@@ -21,6 +21,8 @@ from functools import cache
 from importlib import resources
 from pathlib import Path
 
+from .board import SWAP, State
+
 FILE = "swap.json"
 Values = dict[int, tuple[float, ...]]  # board size -> Black's win rate for each first cell
 
@@ -62,3 +64,28 @@ def opening(values: tuple[float, ...], allowed: Collection[int]) -> int | None:
 def worth_swapping(values: tuple[float, ...], first: int) -> bool:
     """Whether White swaps Black's first stone on cell `first`."""
     return values[first] > 0.5
+
+
+def values_for(state: State) -> tuple[float, ...] | None:
+    """The shipped values for `state`'s board while the swap rule is still in play (the first
+    two plies of a square board with the rule on), else None."""
+    if not state.swap or state.plies > 1 or state.width != state.height:
+        return None
+    return shipped().get(state.width)
+
+
+def table_move(state: State, allowed: Collection[int]) -> tuple[int, float] | None:
+    """(move, its value to the mover) when the table decides `state`'s move: Black's opening, or
+    White's swap; None otherwise (a stone not worth swapping is answered by the search, which
+    then leaves the swap out: `values_for` tells it that the table has refused it)."""
+    values = values_for(state)
+    if values is None:
+        return None
+    if state.plies == 0:
+        cell = opening(values, allowed)
+        return None if cell is None else (cell, values[cell])
+    first = state.last
+    if state.swap_allowed() and first is not None and first >= 0 and worth_swapping(values, first) \
+            and SWAP in allowed:
+        return SWAP, values[first]
+    return None

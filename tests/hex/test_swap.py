@@ -90,3 +90,18 @@ def test_the_tool_measures_a_table_the_player_can_read(tmp_path):
     assert values[0] == values[8] and values[2] == values[6]
     assert "nearest to even" in done.stdout
     assert json.loads(out.read_text())["iterations"] == 3000
+
+
+def test_the_fallback_move_follows_the_table_too():
+    # a cold engine's first answers (the workers still compiling) are the fallback's
+    from bots.hex.game import fallback
+
+    values = SW.shipped()[11]
+    opening = fallback(empty(11, swap=True), Context())
+    assert opening == SW.opening(values, range(121)) and values[opening] == pytest.approx(0.5, abs=0.01)
+    assert fallback(from_moves(11, ["f6"], swap=True), Context()) == SWAP
+    assert fallback(from_moves(11, ["f6"], swap=True), Context(exclude=[SWAP])) != SWAP
+    assert fallback(from_moves(11, ["a1"], swap=True), Context()) == parse_cell("f6", 11, 11)  # kept: the centre
+    assert fallback(empty(11), Context()) == parse_cell("f6", 11, 11)  # no swap rule: the centre
+    assert fallback(empty(9, swap=True), Context()) == parse_cell("e5", 9, 9)  # no table for 9x9
+    assert SW.table_move(from_moves(11, ["f6", "e5"], swap=True), range(121)) is None  # past the swap
