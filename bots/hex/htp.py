@@ -132,12 +132,14 @@ class Engine(ClockedEngine):
 
     def _turn(self, colour: int) -> State:
         """The state with canonical `colour` to move (the controller need not alternate), the
-        swap legal in it only as White's reply to Black's one stone when allow_swap is on."""
+        swap rule on in it only for Black's first stone on the empty board and White's reply
+        to it when allow_swap is on (the swap itself is legal only in the reply)."""
         s = self.state
         if s.to_move != colour:
             s = s._replace(to_move=colour)
-        swap = (self.allow_swap and colour == WHITE and s.plies == 1 and not s.swapped
-                and s.board.count(BLACK) == 1)
+        swap = self.allow_swap and not s.swapped and (
+            (colour == WHITE and s.plies == 1 and s.board.count(BLACK) == 1)
+            or (colour == BLACK and s.plies == 0 and s.board.count(EMPTY) == len(s.board)))
         if s.swap != swap:
             s = s._replace(swap=swap)
         return s

@@ -458,6 +458,22 @@ async def test_genmove_may_swap(fake):
     assert (await board(engine))[1] == {"d4": "B"}
 
 
+async def test_blacks_first_move_knows_the_swap_rule(fake):
+    # the player opens differently under the swap rule (bots.hex.swap), so its first search
+    # must see the rule on; the swap itself is legal only in White's reply
+    engine = Engine(fake)
+    await ok(engine, "boardsize 11")
+    await ok(engine, "reg_genmove b")
+    assert not fake.last_state.swap
+    await ok(engine, "param_game allow_swap 1")
+    fake.script = [parse_cell("e3", 11, 11)]
+    assert await ok(engine, "genmove b") == "e3"
+    assert fake.last_state.swap and fake.last_state.plies == 0 and not fake.last_state.swap_allowed()
+    await ok(engine, "play w f6")
+    await ok(engine, "reg_genmove b")
+    assert not fake.last_state.swap
+
+
 async def test_final_score_after_a_swap_names_benzenes_colours(engine):
     await ok(engine, "boardsize 3")
     await ok(engine, "param_game allow_swap 1")
