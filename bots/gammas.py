@@ -1,5 +1,6 @@
 """Tables of learned prior gammas, shipped as data: the checks and loading that Go's and Hex's
-tables share (bots.go.gammas, bots.hex.gammas).
+tables share (bots.go.gammas, bots.hex.gammas; `load` and `shipped` also read Hex's swap
+table, bots.hex.swap).
 
 A table is the JSON a tool writes (tools/go_gammas.py, tools/hex_gammas.py): the feature
 groups' `sizes` it was learned for, the `gammas` (one positive number per feature), and where
@@ -33,14 +34,14 @@ def checked(table: dict, sizes: tuple[int, ...], n: int) -> np.ndarray:
     return gammas
 
 
-def load(path: str | Path, check: Callable[[dict], T], tool: str) -> T:
+def load(path: str | Path, check: Callable[[dict], T], tool: str, kind: str = "gammas") -> T:
     """A table from a file (`mcts:gammas_file=`); ValueError naming the file if it is not one."""
     try:
         return check(json.loads(Path(path).read_text()))
     except (OSError, ValueError, KeyError, TypeError) as e:
-        raise ValueError(f"{path}: not a gammas table of {tool}: {e}") from None
+        raise ValueError(f"{path}: not a {kind} table of {tool}: {e}") from None
 
 
-def shipped(package: str, check: Callable[[dict], T]) -> T:
-    """The table shipped in `package`'s data directory."""
-    return check(json.loads(resources.files(package).joinpath("data", FILE).read_text()))
+def shipped(package: str, check: Callable[[dict], T], file: str = FILE) -> T:
+    """The table `file` shipped in `package`'s data directory."""
+    return check(json.loads(resources.files(package).joinpath("data", file).read_text()))

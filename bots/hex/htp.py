@@ -139,7 +139,7 @@ class Engine(ClockedEngine):
             s = s._replace(to_move=colour)
         swap = self.allow_swap and not s.swapped and (
             (colour == WHITE and s.plies == 1 and s.board.count(BLACK) == 1)
-            or (colour == BLACK and s.plies == 0 and s.board.count(EMPTY) == len(s.board)))
+            or (colour == BLACK and s.plies == 0))
         if s.swap != swap:
             s = s._replace(swap=swap)
         return s

@@ -182,11 +182,11 @@ class MCTS:
                 threats = win_cells(state, 3 - me)
                 if len(threats) == 1 and threats[0] in allowed:
                     return sure(threats[0], 0.5)
-        if self.swap_table and SW.values_for(state) is not None:
+        if self.swap_table:
             decided = SW.table_move(state, allowed)
             if decided is not None:
                 return sure(*decided)
-            if state.swap_allowed():  # the table does not swap this stone
+            if state.swap_allowed() and SW.values_for(state) is not None:  # the table keeps this stone
                 legal = [m for m in legal if m != SWAP]
                 allowed.discard(SWAP)
         left = budget.deadline - time.monotonic()

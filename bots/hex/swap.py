@@ -15,12 +15,11 @@ Boards the table does not hold are left to the search (and the swap's prior).
 
 from __future__ import annotations
 
-import json
 from collections.abc import Collection
 from functools import cache
-from importlib import resources
 from pathlib import Path
 
+from .. import gammas as tables
 from .board import SWAP, State
 
 FILE = "swap.json"
@@ -30,7 +29,7 @@ Values = dict[int, tuple[float, ...]]  # board size -> Black's win rate for each
 def check(table: dict) -> Values:
     """The values of a table as tools/hex_swap.py writes it; ValueError if it is malformed."""
     out: Values = {}
-    for key, values in table["values"].items():
+    for key, values in dict(table["values"]).items():
         size = int(key)
         if not 1 <= size <= 26 or len(values) != size * size:
             raise ValueError(f"board {key}: {len(values)} values, not one for each of its cells")
@@ -42,16 +41,13 @@ def check(table: dict) -> Values:
 
 def load(path: str | Path) -> Values:
     """A table from a file; ValueError naming the file if it is not one."""
-    try:
-        return check(json.loads(Path(path).read_text()))
-    except (OSError, ValueError, KeyError, TypeError, AttributeError) as e:
-        raise ValueError(f"{path}: not a swap table of tools/hex_swap.py: {e}") from None
+    return tables.load(path, check, "tools/hex_swap.py", "swap")
 
 
 @cache
 def shipped() -> Values:
     """The table shipped with the package."""
-    return check(json.loads(resources.files("bots.hex").joinpath("data", FILE).read_text()))
+    return tables.shipped("bots.hex", check, FILE)
 
 
 def opening(values: tuple[float, ...], allowed: Collection[int]) -> int | None:
@@ -85,7 +81,6 @@ def table_move(state: State, allowed: Collection[int]) -> tuple[int, float] | No
         cell = opening(values, allowed)
         return None if cell is None else (cell, values[cell])
     first = state.last
-    if state.swap_allowed() and first is not None and first >= 0 and worth_swapping(values, first) \
-            and SWAP in allowed:
+    if state.swap_allowed() and first is not None and worth_swapping(values, first) and SWAP in allowed:
         return SWAP, values[first]
     return None
