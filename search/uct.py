@@ -41,8 +41,10 @@ playout policy).  Both are passed to `Kernel.search` as they are.
   only moves m >= 0 with mask[m] != 0 may be listed (the full rules, e.g. Go's superko),
   negative moves as the game decides.  Zero moves makes the position a leaf, scored by
   `playout`.
-* `playout(pos, params, amaf) -> int`: play the game out from `pos` (it may be finished
-  already) and return the winner: 1, 2, or 0 for a draw.  For each move m >= 0 it plays,
+* `playout(pos, params, amaf) -> float`: play the game out from `pos` (it may be finished
+  already) and return what it is worth to player 1, from 0 to 1 (1.0 a win, 0.0 a loss, 0.5
+  a draw; a game may grade a result by its margin, as Go's `score_bonus` does: the
+  tree counts it as that share of a win for player 1 and the rest for player 2).  For each move m >= 0 it plays,
   set `amaf[m]` to its player if `amaf[m]` is still 0 (the tree has marked the moves played
   on the way down, so a move counts for the player who played it first).
 
@@ -224,34 +226,30 @@ def attach(V: np.ndarray, I: np.ndarray, meta: np.ndarray, node: int, moves: np.
 
 
 @njit(cache=CACHE)
-def backup(V: np.ndarray, I: np.ndarray, path: np.ndarray, depth: int, first: int, winner: int,
+def backup(V: np.ndarray, I: np.ndarray, path: np.ndarray, depth: int, first: int, reward: float,
            amaf: np.ndarray) -> None:
-    """Count one playout won by `winner` along path[:depth + 1] (path[0] is the root, where
-    player `first` was to move), and AMAF: every sibling along the path whose move its mover
-    played later in the iteration (amaf[move] == mover) counts it too."""
+    """Count one playout worth `reward` to player 1 (1 - reward to player 2) along
+    path[:depth + 1] (path[0] is the root, where player `first` was to move), and AMAF: every
+    sibling along the path whose move its mover played later in the iteration (amaf[move] ==
+    mover) counts it too."""
     mover = first
     for i in range(1, depth + 1):
         ch = path[i]
         V[VN, ch] += 1.0
-        if winner == mover:
-            V[VW, ch] += 1.0
-        elif winner == 0:
-            V[VW, ch] += 0.5
+        V[VW, ch] += reward if mover == 1 else 1.0 - reward
         mover = 3 - mover
     V[VN, path[0]] += 1.0
     mover = first
     for i in range(depth + 1):
         parent = path[i]
         start = I[ICHILD, parent]
+        gain = reward if mover == 1 else 1.0 - reward
         for j in range(I[INCHILD, parent]):
             ch = start + j
             m = I[IMOVE, ch]
             if m >= 0 and amaf[m] == mover:
                 V[RN, ch] += 1.0
-                if winner == mover:
-                    V[RW, ch] += 1.0
-                elif winner == 0:
-                    V[RW, ch] += 0.5
+                V[RW, ch] += gain
         mover = 3 - mover
 
 
@@ -316,8 +314,7 @@ def _run(V: np.ndarray, I: np.ndarray, meta: np.ndarray, pos0: Any, params: Any,
             path[depth] = node
             if depth == deepest or _IS_OVER(pos):
                 break
-        winner = _PLAYOUT(pos, params, amaf)
-        backup(V, I, path, depth, first, winner, amaf)
+        backup(V, I, path, depth, first, _PLAYOUT(pos, params, amaf), amaf)
     return count
 
 

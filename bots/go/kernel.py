@@ -74,6 +74,7 @@ PRIOR_PASS_LOSSES = 20.0
 PROB_ANSWER = 0.9  # playouts: how often the answer to the last move is tried
 PROB_REJECT_SELFATARI = 0.9
 PROB_PATTERN = 0.9  # playouts: how often a 3x3 pattern move next to the last move is tried
+SCORE_POINTS = 20.0  # a margin of this many points earns a playout all of `reward`'s bonus
 PRIOR_PATTERN = 10.0
 PRIOR_LADDER = 20.0  # losing visits of a move whose string a ladder catches (more than a self-atari's)
 
@@ -1142,11 +1143,24 @@ def _is_over(pos):
 @njit(cache=CACHE)
 def _playout(pos, params, amaf):
     """search.uct's `playout`: heavy or light playouts to the end, scored by area with komi;
-    the winner (EMPTY for a jigo)."""
+    what the result is worth to Black (`reward`)."""
     B, S = pos
-    komi, heavy, ladders, throwins = params[0], params[1], params[2], params[6]
-    result = playout(B, S, komi, amaf, 3 * S[SIZE] * S[SIZE], heavy, ladders, throwins)
-    return BLACK if result > 0 else WHITE if result < 0 else EMPTY
+    komi, heavy, ladders, throwins, bonus = params[0], params[1], params[2], params[6], params[7]
+    return reward(playout(B, S, komi, amaf, 3 * S[SIZE] * S[SIZE], heavy, ladders, throwins), bonus)
+
+
+@njit(cache=CACHE)
+def reward(margin, bonus):
+    """A playout's worth to Black from its margin (Black's area less White's and komi): 1 a
+    win, 0 a loss, 0.5 a jigo; with `bonus` > 0 a win is worth 1 - bonus plus bonus times its
+    margin's share of SCORE_POINTS (capped), and a loss as much less than bonus, so that of
+    two moves that win as often the one that wins by more is preferred (Pachi's val_scale)."""
+    if margin == 0:
+        return 0.5
+    share = min(abs(margin), SCORE_POINTS) / SCORE_POINTS
+    if margin > 0:
+        return 1.0 - bonus + bonus * share
+    return bonus * (1.0 - share)
 
 
 SEARCH = uct.Kernel(uct.GameKernels(_to_move, _copy, _play, _is_over, children, _playout), "go")
@@ -1156,12 +1170,12 @@ NO_GAMMAS = np.zeros(0)  # the search's params without learned priors: michi's h
 
 
 def run(V, I, meta, B0, S0, komi, heavy, root_mask, count, ladders=False, gammas=NO_GAMMAS, weight=0.0,  # noqa: E741
-        shapes=NO_SHAPES, throwins=False):
+        shapes=NO_SHAPES, throwins=False, bonus=0.0):
     """`count` iterations of the Go search in the tree (V, I, meta) from the board (B0, S0)
     (fewer if the tree fills up); returns how many were done.  For tests and tools: the
     player goes through SEARCH.search."""
     scratch = SEARCH.scratch(B0.shape[1])
-    params = (komi, heavy, ladders, gammas, weight, shapes, throwins)
+    params = (komi, heavy, ladders, gammas, weight, shapes, throwins, bonus)
     return SEARCH.run(V, I, meta, (B0, S0), params, root_mask, count, SEARCH.policy, *scratch)
 
 

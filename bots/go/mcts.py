@@ -108,6 +108,7 @@ class MCTS:
     reuse: bool = True
     early_stop: bool = True
     dynkomi: bool = False  # dynamic komi in handicap-like positions (see next_bonus)
+    score_bonus: float = 0.0  # a playout's worth also grows with its margin, by up to this much (kernel.reward)
     capacity: int = uct.CAPACITY  # tree nodes (36 bytes each, taken as the tree fills)
     seed: int | None = None
     parallel = True  # workers may search the same State; their votes are added up
@@ -123,6 +124,8 @@ class MCTS:
             raise ValueError("capacity must be at least 10000 nodes")
         if not 0 <= self.prior_weight <= 1000:
             raise ValueError("prior_weight must be between 0 and 1000 visits")
+        if not 0 <= self.score_bonus <= 0.5:
+            raise ValueError("score_bonus must be between 0 and 0.5")
         if self.learned:
             self._table = gammas.load(self.gammas_file) if self.gammas_file else gammas.shipped()
         K.seed(self.seed if self.seed is not None else int.from_bytes(os.urandom(4), "little"))
@@ -151,7 +154,7 @@ class MCTS:
         bonus = min(self._bonus, bonus_ceiling(state, komi_cap(size))) if self._bonus > 0 else self._bonus
         komi = state.komi + (bonus if state.to_move == WHITE else -bonus)
         pos, params = (B, S), (komi, self.heavy, self.ladders, table.gammas, float(self.prior_weight),
-                               table.shapes, self.throwins)
+                               table.shapes, self.throwins, float(self.score_bonus))
         scratch = K.SEARCH.scratch(mask.shape[0])
         limit = self.playouts if self.playouts is not None else budget.nodes
         done, full = K.SEARCH.search(tree, pos, params, mask, scratch, budget.deadline - SAFETY, limit,

@@ -859,8 +859,9 @@ def _is_over(pos):
 
 @njit(cache=CACHE)
 def _playout(pos, params, amaf):
-    """search.uct's `playout`: a fill playout (bridge replies if params[1]); the winner."""
-    return fill(pos, amaf, params[1])
+    """search.uct's `playout`: a fill playout (bridge replies if params[1]); 1.0 when player 1
+    wins it, else 0.0."""
+    return 1.0 if fill(pos, amaf, params[1]) == 1 else 0.0
 
 
 SEARCH = uct.Kernel(uct.GameKernels(_to_move, _copy, play, _is_over, children, _playout), "hex")

@@ -651,3 +651,23 @@ def test_throwins_let_the_playout_play_a_lone_self_atari():
         K.seed(3)
         picks = [int(K.random_move(B.copy(), S.copy(), WHITE, True, throwins)) for _ in range(200)]
         assert expected(picks), (throwins, sorted(set(picks)))
+
+
+def test_a_playout_is_worth_its_result_and_with_a_score_bonus_its_margin():
+    assert (K.reward(0.5, 0.0), K.reward(-0.5, 0.0), K.reward(0.0, 0.0)) == (1.0, 0.0, 0.5)
+    assert K.reward(80.5, 0.0) == 1.0 and K.reward(-80.5, 0.0) == 0.0  # no bonus: the margin is ignored
+    bonus = 0.04
+    worth = [K.reward(m, bonus) for m in (-30.5, -10.5, -0.5, 0.5, 10.5, 30.5)]
+    assert worth == sorted(worth) and len(set(worth)) == 6  # a larger margin is worth more, to the cap ...
+    assert K.reward(-K.SCORE_POINTS - 5, bonus) == 0.0 and K.reward(K.SCORE_POINTS + 5, bonus) == 1.0
+    assert worth[2] < bonus < 1 - bonus < worth[3]  # ... and a narrow win is worth more than any loss
+    for m in (-30.5, -10.5, -0.5):  # Black's loss by m is White's win by m: the two shares add up
+        assert K.reward(m, bonus) + K.reward(-m, bonus) == pytest.approx(1.0)
+
+
+def test_the_score_bonus_is_checked():
+    from bots.go.mcts import MCTS
+    assert MCTS(score_bonus=0.03).score_bonus == 0.03
+    for wrong in (-0.1, 0.6):
+        with pytest.raises(ValueError, match="score_bonus"):
+            MCTS(score_bonus=wrong)

@@ -118,7 +118,8 @@ def playout(pos, params, amaf):
         if amaf[m] == 0:
             amaf[m] = player
         player = 3 - player
-    return winner(board)
+    w = winner(board)
+    return 1.0 if w == 1 else 0.0 if w == 2 else 0.5  # what the result is worth to player 1
 
 
 @njit(cache=CACHE)
