@@ -42,11 +42,11 @@ playout policy).  Both are passed to `Kernel.search` as they are.
   negative moves as the game decides.  Zero moves makes the position a leaf, scored by
   `playout`.
 * `playout(pos, params, amaf) -> float`: play the game out from `pos` (it may be finished
-  already) and return what it is worth to player 1, from 0 to 1 (1.0 a win, 0.0 a loss, 0.5
-  a draw; a game may grade a result by its margin, as Go's `score_bonus` does: the
-  tree counts it as that share of a win for player 1 and the rest for player 2).  For each move m >= 0 it plays,
-  set `amaf[m]` to its player if `amaf[m]` is still 0 (the tree has marked the moves played
-  on the way down, so a move counts for the player who played it first).
+  already) and return what it is worth to player 1, from 0 to 1: 1.0 a win, 0.0 a loss, 0.5
+  a draw, or between when the game grades a result by its margin (Go's `score_bonus`); the
+  tree counts that share of a win for player 1 and the rest for player 2.  For each move
+  m >= 0 it plays, set `amaf[m]` to its player if `amaf[m]` is still 0 (the tree has marked
+  the moves played on the way down, so a move counts for the player who played it first).
 
 All randomness comes from numba's generator (`np.random` inside the kernels), one stream
 per process that the game seeds; so a search with a fixed seed and an iteration cap is
