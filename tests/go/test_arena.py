@@ -513,7 +513,12 @@ async def test_arena_against_gnugo(go_runner, tmp_path):
     a, b = "random", f"gtp:{GNUGO} --mode gtp --level 0 --chinese-rules --capture-all-dead --positional-superko"
     [record] = await run_arena(a, b, 1, go_runner, per_move=0.2, sgf_dir=tmp_path)
     check_record(record)
-    assert record["violations"] == [] and record["end"] in ("two passes", "resignation")
+    if record["violations"]:  # GNU Go 3.8 segfaults, rarely (once in about 10 runs here): B's forfeit
+        [v] = record["violations"]
+        assert "exited (code -11)" in v["reason"] and record["players"][v["species"]] == "B", v
+        assert record["end"] == "forfeit" and record["winner_name"] == "A"
+    else:
+        assert record["end"] in ("two passes", "resignation")
     final = replay(record, record["sgf"])
     if record["end"] == "two passes":
         assert final.score_text() == record["result"]
