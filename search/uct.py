@@ -47,6 +47,14 @@ playout policy).  Both are passed to `Kernel.search` as they are.
   tree counts that share of a win for player 1 and the rest for player 2.  For each move
   m >= 0 it plays, set `amaf[m]` to its player if `amaf[m]` is still 0 (the tree has marked
   the moves played on the way down, so a move counts for the player who played it first).
+* `knowledge(pos, params, keep) -> int` (optional: `no_knowledge` by default): what deeper
+  analysis proves about a position the search has come back to often (the policy's
+  `know_visits`, 0: never asked).  KNOW_NONE: nothing; KNOW_WIN or KNOW_LOSS: the player to
+  move wins or loses whatever happens (the node becomes a leaf with that result, and the move
+  into it a sure win or loss for its mover); KNOW_KEEP: every move m >= 0 with keep[m] == 0
+  (int8[space]) loses (those children get a prior of a billion lost visits).  It must be
+  sound: the tree treats what it says as proven.  (MoHex computes its virtual connections the
+  same way, at nodes with 256 visits.)
 
 All randomness comes from numba's generator (`np.random` inside the kernels), one stream
 per process that the game seeds; so a search with a fixed seed and an iteration cap is
@@ -102,6 +110,9 @@ NODES, ROOT = range(2)  # slots of meta
 # michi's published tree policy: RAVE equivalence 3500, expansion after 8 visits
 RAVE_EQUIV = 3500.0
 EXPAND_VISITS = 8
+KNOW_NONE, KNOW_WIN, KNOW_LOSS, KNOW_KEEP = range(4)  # the answers of a game's `knowledge`
+PROVEN_WIN, PROVEN_LOSS = -2, -3  # I[ICHILD] of a proven leaf: the player to move there wins / loses
+SURE_VISITS = 1e9  # the prior visits of a move known to lose (or, all won, to win)
 CHUNK = 128  # iterations between clock checks (a few ms)
 SURE = 0.95  # early stop: the most visited move wins more than this ...
 SHARE = 0.2  # ... with this share of the expected iterations done
@@ -137,6 +148,13 @@ class Scratch(NamedTuple):
     amaf: np.ndarray  # int8[space]: who played each move first in one iteration
     moves: np.ndarray  # int32: `children` output
     prior: np.ndarray  # float32[2, len(moves)]: `children` output
+    keep: np.ndarray  # int8[space]: `knowledge` output
+
+
+@njit(cache=CACHE)
+def no_knowledge(pos: Any, params: Any, keep: np.ndarray) -> int:
+    """The default `knowledge`: nothing is ever proven."""
+    return KNOW_NONE
 
 
 class GameKernels(NamedTuple):
@@ -148,6 +166,7 @@ class GameKernels(NamedTuple):
     is_over: Any
     children: Any
     playout: Any
+    knowledge: Any = no_knowledge
 
 
 # -- numba's random generator: one stream per process, shared by every game's kernels --------------
@@ -263,6 +282,25 @@ def child_of(I: np.ndarray, node: int, move: int) -> int:
     return -1
 
 
+@njit(cache=CACHE)
+def learn(V: np.ndarray, I: np.ndarray, node: int, known: int, keep: np.ndarray) -> None:
+    """Apply what `knowledge` said about `node` (see the module docstring): a proven node
+    loses its children and becomes a leaf whose result is known; KNOW_KEEP rules out the
+    children whose move is not kept."""
+    if known == KNOW_WIN or known == KNOW_LOSS:
+        I[INCHILD, node] = 0
+        I[ICHILD, node] = PROVEN_WIN if known == KNOW_WIN else PROVEN_LOSS
+        V[PN, node] += SURE_VISITS  # its mover's result, sure: a loss when the player to move wins
+        if known == KNOW_LOSS:
+            V[PW, node] += SURE_VISITS
+    elif known == KNOW_KEEP:
+        first = I[ICHILD, node]
+        for j in range(I[INCHILD, node]):
+            m = I[IMOVE, first + j]
+            if m >= 0 and keep[m] == 0:
+                V[PN, first + j] += SURE_VISITS
+
+
 # -- the search: one template, specialised for each game ----------------------------------------
 
 # The game's kernels, as `_run` calls them: `specialise` binds them in each game's copy.
@@ -272,16 +310,18 @@ _PLAY: Any
 _IS_OVER: Any
 _CHILDREN: Any
 _PLAYOUT: Any
-_TO_MOVE = _COPY = _PLAY = _IS_OVER = _CHILDREN = _PLAYOUT = None
+_KNOWLEDGE: Any
+_TO_MOVE = _COPY = _PLAY = _IS_OVER = _CHILDREN = _PLAYOUT = _KNOWLEDGE = None
 
 
 def _run(V: np.ndarray, I: np.ndarray, meta: np.ndarray, pos0: Any, params: Any, mask: np.ndarray, count: int,
-         policy: tuple[float, float], path: np.ndarray, amaf: np.ndarray, moves: np.ndarray,
-         prior: np.ndarray) -> int:
+         policy: tuple[float, float, float], path: np.ndarray, amaf: np.ndarray, moves: np.ndarray,
+         prior: np.ndarray, keep: np.ndarray) -> int:
     """`count` iterations from the root (fewer if the tree fills up); returns how many were
-    done.  `policy` is (expansion visits, RAVE equivalence).  The names _TO_MOVE, _COPY,
-    _PLAY, _IS_OVER, _CHILDREN and _PLAYOUT are the game's kernels (see `Kernel`)."""
-    expand_visits, rave_equiv = policy
+    done.  `policy` is (expansion visits, RAVE equivalence, knowledge visits: 0 for none).
+    The names _TO_MOVE, _COPY, _PLAY, _IS_OVER, _CHILDREN, _PLAYOUT and _KNOWLEDGE are the
+    game's kernels (see `Kernel`)."""
+    expand_visits, rave_equiv, know_visits = policy
     empty_mask = mask[:0]
     root = meta[ROOT]
     first = _TO_MOVE(pos0)
@@ -293,8 +333,13 @@ def _run(V: np.ndarray, I: np.ndarray, meta: np.ndarray, pos0: Any, params: Any,
         depth = 0
         path[0] = root
         mover = first
+        known = -1.0  # a proven leaf's result for player 1, instead of a playout
         while True:  # descend, expanding the first node that has enough visits
             if I[INCHILD, node] == 0:
+                if I[ICHILD, node] <= PROVEN_WIN:
+                    winner = mover if I[ICHILD, node] == PROVEN_WIN else 3 - mover
+                    known = 1.0 if winner == 1 else 0.0
+                    break
                 if _IS_OVER(pos):
                     break
                 if node != root and V[VN, node] < expand_visits:
@@ -312,9 +357,11 @@ def _run(V: np.ndarray, I: np.ndarray, meta: np.ndarray, pos0: Any, params: Any,
             mover = 3 - mover
             depth += 1
             path[depth] = node
+            if know_visits > 0.0 and V[VN, node] == know_visits and I[INCHILD, node] > 0:
+                learn(V, I, node, _KNOWLEDGE(pos, params, keep), keep)
             if depth == deepest or _IS_OVER(pos):
                 break
-        backup(V, I, path, depth, first, _PLAYOUT(pos, params, amaf), amaf)
+        backup(V, I, path, depth, first, known if known >= 0.0 else _PLAYOUT(pos, params, amaf), amaf)
     return count
 
 
@@ -333,7 +380,7 @@ def specialise(game: GameKernels, name: str) -> Any:
         raise ValueError(f"a kernel name must be an identifier, not {name!r}")
     scope = dict(globals())
     scope.update(_TO_MOVE=game.to_move, _COPY=game.copy, _PLAY=game.play, _IS_OVER=game.is_over,
-                 _CHILDREN=game.children, _PLAYOUT=game.playout)
+                 _CHILDREN=game.children, _PLAYOUT=game.playout, _KNOWLEDGE=game.knowledge)
     fn = types.FunctionType(_run.__code__, scope, "run")
     fn.__doc__ = _run.__doc__
     fn.__qualname__ = f"run_{name}_{_digest(game)}"  # numba's cache file name (see the docstring)
@@ -347,15 +394,16 @@ class Kernel:
     `Kernel(game, name)` is built once, at the import of the game's kernel module (it compiles
     nothing yet; the first search compiles or loads from the disk cache, so a game warms it
     in the worker pool's initializer).  `name` (an identifier) tells games apart in the cache.
-    `expand_visits` and `rave_equiv` are the tree policy (michi's values by default).
+    `expand_visits` and `rave_equiv` are the tree policy (michi's values by default), and
+    `know_visits` the visits at which a node asks the game's `knowledge` (0: never).
     """
 
     def __init__(self, game: GameKernels, name: str, expand_visits: int = EXPAND_VISITS,
-                 rave_equiv: float = RAVE_EQUIV) -> None:
+                 rave_equiv: float = RAVE_EQUIV, know_visits: int = 0) -> None:
         self.game = game
         self.name = name
         self.run = specialise(game, name)
-        self.policy = (float(expand_visits), float(rave_equiv))
+        self.policy = (float(expand_visits), float(rave_equiv), float(know_visits))
 
     @staticmethod
     def scratch(space: int, branching: int | None = None, depth: int | None = None) -> Scratch:
@@ -365,22 +413,25 @@ class Kernel:
         branching = space + 1 if branching is None else branching
         depth = 4 * space + 7 if depth is None else depth
         return Scratch(np.empty(depth + 1, np.int32), np.zeros(space, np.int8),
-                       np.empty(branching, np.int32), np.zeros((2, branching), np.float32))
+                       np.empty(branching, np.int32), np.zeros((2, branching), np.float32),
+                       np.zeros(space, np.int8))
 
     def search(self, tree: Tree, pos: Any, params: Any, mask: np.ndarray, scratch: Scratch, deadline: float,
                limit: int | None = None, early_stop: bool = True, chunk: int = CHUNK,
                sure: float | None = SURE, share: float = SHARE,
-               policy: tuple[float, float] | None = None) -> tuple[int, bool]:
+               policy: tuple[float, ...] | None = None) -> tuple[int, bool]:
         """Iterate from the tree's root (the position `pos`) until time.monotonic() reaches
         `deadline`, `limit` iterations are done, or (with `early_stop`, after 4 chunks) the
         choice is made (`stopped`).  Returns (iterations done, whether the tree filled up:
         then the caller should start a new tree next time).  `mask` restricts the root's
         moves (see `children`; an empty uint8 array for none).  `policy` (expansion visits,
-        RAVE equivalence) replaces the kernel's own for this search.  The statistics go on
+        RAVE equivalence and, optionally, knowledge visits) replaces the kernel's own for
+        this search.  The statistics go on
         from those already in the tree (see `reroot`)."""
         V, I, meta = tree
         run = self.run
-        policy = self.policy if policy is None else (float(policy[0]), float(policy[1]))
+        policy = self.policy if policy is None else \
+            (float(policy[0]), float(policy[1]), float(policy[2]) if len(policy) > 2 else 0.0)
         done = 0
         began = time.monotonic()
         while True:
@@ -467,4 +518,6 @@ def reroot(tree: Tree, moves: Iterable[int], max_fill: float = 0.6, max_nodes: i
         if node < 0:
             return False
     meta[ROOT] = node
+    if I[ICHILD, node] <= PROVEN_WIN:  # a proven leaf: the root must list its moves again
+        I[ICHILD, node] = -1
     return True

@@ -6,7 +6,9 @@ and (r+1, c).  A full board has exactly one winner, so playouts fill the board a
 
 A position is (board int8[9], info int64[2]: the player to move, stones on the board); the
 search's params are (prior visits, prior wins) of every move.  `solve` is the exact oracle
-(plain Python) the tests check the search against.
+(plain Python) the tests check the search against.  `KNOWING` is the same search with exact
+`knowledge` (search.uct): it reads the oracle's answers from tables in its params
+(`knowing_params`), so the tests can check what the tree does with a proof.
 """
 
 from __future__ import annotations
@@ -127,8 +129,27 @@ def seed(value):
     np.random.seed(value)
 
 
+@njit(cache=CACHE)
+def knowledge(pos, params, keep):
+    """Exact knowledge from the oracle's tables (params[2]: does the player to move win, by the
+    board's base-3 index; params[3]: the bits of its winning moves): a lost position is
+    proven, a won one keeps only its winning moves."""
+    board, info = pos
+    index = 0
+    for m in range(CELLS):
+        index = index * 3 + board[m]
+    if not params[2][index]:
+        return uct.KNOW_LOSS
+    for m in range(CELLS):
+        keep[m] = (params[3][index] >> m) & 1
+    return uct.KNOW_KEEP
+
+
 SEARCH = uct.Kernel(uct.GameKernels(to_move, copy, play, is_over, children, playout), "hex3_toy")
 PARAMS = (2.0, 1.0)
+KNOW_VISITS = 16
+KNOWING = uct.Kernel(uct.GameKernels(to_move, copy, play, is_over, children, playout, knowledge), "hex3_know",
+                     know_visits=KNOW_VISITS)
 
 
 def position(cells: str):
@@ -151,3 +172,37 @@ def solve(cells: str, player: int) -> bool:
             if not solve(after, 3 - player):
                 return True
     return False
+
+
+def index(cells: str) -> int:
+    """The base-3 index of a diagram (the knowledge tables' key)."""
+    out = 0
+    for ch in cells:
+        out = out * 3 + ".12".index(ch)
+    return out
+
+
+@lru_cache(maxsize=1)
+def knowing_params():
+    """PARAMS and the oracle's tables for `knowledge`, over every position a game can reach."""
+    wins = np.zeros(3 ** CELLS, np.bool_)
+    moves = np.zeros(3 ** CELLS, np.int64)
+    seen = set()
+
+    def visit(cells: str, player: int) -> None:
+        if cells in seen:
+            return
+        seen.add(cells)
+        i = index(cells)
+        wins[i] = solve(cells, player)
+        if winner(np.array([".12".index(ch) for ch in cells], np.int8)):
+            return
+        for m, ch in enumerate(cells):
+            if ch == ".":
+                after = cells[:m] + str(player) + cells[m + 1:]
+                if not solve(after, 3 - player):
+                    moves[i] |= 1 << m
+                visit(after, 3 - player)
+
+    visit("." * CELLS, 1)
+    return PARAMS + (wins, moves)

@@ -151,6 +151,74 @@ def test_reroot_reuses_the_subtree_of_two_moves():
     assert uct.reroot(tree, [], max_nodes=nodes + 1)
 
 
+def walk(tree, node=0, cells="." * 9, player=1):
+    """(node, its diagram, the player to move there) for every node of the tree below `node`."""
+    yield node, cells, player
+    for ch in uct.children(tree, node):
+        m = int(tree.I[uct.IMOVE, ch])
+        yield from walk(tree, ch, cells[:m] + str(player) + cells[m + 1:], 3 - player)
+
+
+def knowing_search(cells: str, iterations: int, seed: int = 1, tree=None):
+    pos = position(cells)
+    tree = uct.new_tree(50_000) if tree is None else tree
+    hex3.seed(seed)
+    done, _ = hex3.KNOWING.search(tree, pos, hex3.knowing_params(), NO_MASK, hex3.KNOWING.scratch(hex3.CELLS),
+                                  time.monotonic() + FAR, iterations, False)
+    return tree, done
+
+
+def test_knowledge_proves_and_prunes_only_what_is_true():
+    """With exact knowledge at 16 visits: every node the tree marks proven is lost for the
+    player to move (the toy proves only losses), every child ruled out loses for its mover,
+    the visits after a proof all go the proven way, and the search still plays a winning
+    move from every won position."""
+    proven = ruled_out = 0
+    for cells in ["." * 9] + positions(6)[::7] + positions(5)[::5]:
+        start = 1 if cells.count("1") == cells.count("2") else 2
+        tree, _ = knowing_search(cells, 1500)
+        V, I = tree.V, tree.I
+        for node, at, player in walk(tree, 0, cells, start):
+            if I[uct.ICHILD, node] <= uct.PROVEN_WIN:
+                proven += 1
+                assert I[uct.ICHILD, node] == uct.PROVEN_LOSS and not solve(at, player)
+                assert V[uct.PN, node] >= uct.SURE_VISITS and V[uct.PW, node] >= uct.SURE_VISITS  # a sure win
+                # its mover won every visit since the proof (at most KNOW_VISITS came before it)
+                assert V[uct.VN, node] - V[uct.VW, node] <= hex3.KNOW_VISITS
+            for ch in uct.children(tree, node):
+                if V[uct.PN, ch] >= uct.SURE_VISITS and V[uct.PW, ch] < uct.SURE_VISITS / 2:  # (not a proven win)
+                    ruled_out += 1
+                    m = int(I[uct.IMOVE, ch])
+                    assert solve(at[:m] + str(player) + at[m + 1:], 3 - player)  # the reply wins
+        if solve(cells, start):
+            m = best(tree)
+            assert not solve(cells[:m] + str(start) + cells[m + 1:], 3 - start), cells
+    assert proven > 10 and ruled_out > 10
+
+
+def test_knowledge_off_changes_nothing():
+    """A kernel with knowledge at 0 visits searches exactly as one without it."""
+    a, _, _ = search("1.2......", 1500, seed=9)
+    b, _, _ = search("1.2......", 1500, seed=9, policy=(uct.EXPAND_VISITS, uct.RAVE_EQUIV, 0))
+    assert (a.V == b.V).all() and (a.I == b.I).all()
+
+
+def test_reroot_onto_a_proven_node_lists_its_moves_again():
+    root = "....1...."  # lost for 2, to move: after each move of 2, 1's winning reply is proven
+    tree, _ = knowing_search(root, 3000)
+    I = tree.I
+    proven = [(node, at) for node, at, _ in walk(tree, 0, root, 2)
+              if I[uct.ICHILD, node] == uct.PROVEN_LOSS and at.count(".") == 6]
+    assert proven
+    node, at = proven[0]
+    moves = [m for m in range(9) if at[m] != root[m]]
+    moves.sort(key=lambda m: at[m] != "2")  # 2's move first, then 1's
+    assert uct.reroot(tree, moves) and uct.root(tree) == node
+    assert I[uct.ICHILD, node] == -1 and I[uct.INCHILD, node] == 0
+    knowing_search(at, 300, tree=tree)
+    assert uct.root_votes(tree)  # the new root was expanded and searched
+
+
 def resident_mb() -> float:
     return int(Path("/proc/self/status").read_text().split("VmRSS:")[1].split()[0]) / 1024
 
