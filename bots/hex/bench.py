@@ -5,8 +5,8 @@ Rows: fill-the-board playouts from the empty 11x11 and 13x13 boards, first by pl
 of docs/protocols/hex.md section 6.2), then by the numba kernel without and with bridge-save
 replies; then the mcts player's iterations (one worker, no early stop) from the empty 11x11
 board and from a middle-game position: the player as it plays, with the hand-set priors instead
-of the learned ones, and leaving the inferior cells out (the price of each knowledge), and the
-resistance player's nodes.  Ratios are
+of the learned ones, leaving the inferior cells out, and with H-search in the tree's nodes of
+1,000 visits (the price of each knowledge), and the resistance player's nodes.  Ratios are
 against plain Python on the same board.
 """
 
@@ -74,7 +74,9 @@ def bench(seconds: float = 2.0) -> str:
     for label, state in (("empty 11x11", empty(11)), ("middle 11x11", from_moves(11, MIDDLE))):
         for what, player in (("mcts iterations (1 worker)", MCTS(early_stop=False, seed=1)),
                              ("  hand-set priors, not learned", MCTS(early_stop=False, seed=1, learned=False)),
-                             ("  inferior cells left out", MCTS(early_stop=False, seed=1, inferior=True))):
+                             ("  inferior cells left out", MCTS(early_stop=False, seed=1, inferior=True)),
+                             ("  H-search at 1,000 visits (know)", MCTS(early_stop=False, seed=1, know=1000,
+                                                                         know_work=100_000))):
             r = player.choose(state, None, Budget(seconds))
             row(what, label, r.nodes / max(r.elapsed, 1e-9), "iterations/s")
         r = Resistance(seed=1).choose(state, None, Budget(seconds))

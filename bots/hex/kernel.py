@@ -743,7 +743,8 @@ def move_strength(board, pw, ph, last, p, c, gammas, scratch):
 #
 # A position is the int32 array above; the search's params are (the priors' features, an int of
 # F_* bits, 0 for an even prior everywhere; bridge replies in playouts, a bool; the learned
-# priors' gammas, NO_GAMMAS for the hand-set ones; their weight in prior visits, a float).
+# priors' gammas, NO_GAMMAS for the hand-set ones; their weight in prior visits, a float; and
+# bots.hex.vc.knowledge's AND steps, an int).
 
 @njit(cache=CACHE, inline="always")
 def bridges_made(board, pw, ph, p, c):
@@ -862,9 +863,6 @@ def _playout(pos, params, amaf):
     """search.uct's `playout`: a fill playout (bridge replies if params[1]); 1.0 when player 1
     wins it, else 0.0."""
     return 1.0 if fill(pos, amaf, params[1]) == 1 else 0.0
-
-
-SEARCH = uct.Kernel(uct.GameKernels(_to_move, _copy, play, _is_over, children, _playout), "hex")
 
 
 def space(pos: np.ndarray) -> int:

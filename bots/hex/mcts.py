@@ -1,5 +1,6 @@
 """The `mcts` Hex player: UCT with RAVE and priors in the shared numba tree (search.uct) over
-Hex's kernels (bots.hex.kernel.SEARCH), with tactics and an exact solver in front of it.
+Hex's kernels (`SEARCH`: bots.hex.kernel's moves, priors and playouts, bots.hex.vc's
+knowledge), with tactics and an exact solver in front of it.
 
 One move:
 
@@ -13,7 +14,11 @@ One move:
 2. With few empty cells (`solve_empties`), the exact solver (bots.hex.solver) gets a share
    of the time; a proven winning move is played.
 3. Otherwise (or when the solver proves nothing or a loss) the tree searches until the
-   deadline, a node limit or an early stop, and the most visited move is played.
+   deadline, a node limit or an early stop, and the most visited move is played.  With
+   `know` (visits), a node visited that often runs an H-search for the player who moved
+   into it (`know_work` steps): a VC between its edges proves the node lost for the player to
+   move, semi-connections leave it only their carriers' common cells (bots.hex.vc.knowledge),
+   as MoHex's tree does at 256 visits.
 
 The tree is kept between moves: when the new State is the old root followed by our move and
 one reply (found from the boards, a swap included), that grandchild becomes the root.  Several
@@ -62,6 +67,9 @@ VC_STEPS_PER_SECOND = 15_000_000  # H-search's AND steps a second on 11x11 posit
 #                                     1,000,000), fewer on larger boards (longer carriers)
 MUST_PLAY_WORK = (VC.WORK, 2_000_000)  # ... but at least and at most this many steps
 RESTART_SECONDS = 0.05  # a tree that fills up is followed by a fresh one if this much time is left
+
+SEARCH = uct.Kernel(uct.GameKernels(K._to_move, K._copy, K.play, K._is_over, K.children, K._playout,
+                                    VC.knowledge), "hex")
 
 
 def two_moves_between(before: State, after: State) -> tuple[int, int] | None:
@@ -138,6 +146,8 @@ class MCTS:
     solve_empties: int = SOLVE_EMPTIES
     rave_equiv: float = uct.RAVE_EQUIV  # the tree policy: RAVE's weight fades after about this many visits
     expand_visits: int = uct.EXPAND_VISITS  # ... and a node gets children after this many
+    know: int = 0  # ... and an H-search proves what it can at this many (0: never; bots.hex.vc.knowledge)
+    know_work: int = 200_000  # ... of this many AND steps
     parallel = True  # workers may search the same State; their votes are added up
 
     _gammas: np.ndarray = field(default_factory=lambda: K.NO_GAMMAS, init=False, repr=False)
@@ -153,6 +163,10 @@ class MCTS:
             raise ValueError("rave_equiv must be between 1 and 10000000 visits")
         if not 1 <= self.expand_visits <= 1000:
             raise ValueError("expand_visits must be between 1 and 1000 visits")
+        if not (self.know == 0 or 16 <= self.know <= 10_000_000):
+            raise ValueError("know must be 0 (off) or between 16 and 10000000 visits")
+        if not 1_000 <= self.know_work <= 100_000_000:
+            raise ValueError("know_work must be between 1000 and 100000000 AND steps")
         if self.learned and self.priors:
             self._gammas = gammas.load(self.gammas_file) if self.gammas_file else gammas.shipped()
         K.seed(self.seed if self.seed is not None else int.from_bytes(os.urandom(4), "little"))
@@ -223,15 +237,15 @@ class MCTS:
         else:
             mask = np.zeros(0, np.uint8)
         params = self._params()
-        scratch = K.SEARCH.scratch(space)
+        scratch = SEARCH.scratch(space)
         limit = self.playouts if self.playouts is not None else budget.nodes
         deadline = budget.deadline - SAFETY
         done = 0
         totals: dict[int, int] = {}  # the root votes of the trees that filled up during this move
         while True:
-            got, full = K.SEARCH.search(tree, pos, params, mask, scratch, deadline,
-                                        None if limit is None else limit - done, self.early_stop,
-                                        policy=(self.expand_visits, self.rave_equiv))
+            got, full = SEARCH.search(tree, pos, params, mask, scratch, deadline,
+                                      None if limit is None else limit - done, self.early_stop,
+                                      policy=(self.expand_visits, self.rave_equiv, self.know))
             done += got
             if not full:
                 break
@@ -257,11 +271,11 @@ class MCTS:
             value = uct.value(tree, node) if node >= 0 else 0.5
         return SearchResult(move, value, 0, done, time.monotonic() - start, tuple(votes))
 
-    def _params(self) -> tuple[int, bool, np.ndarray, float]:
+    def _params(self) -> tuple[int, bool, np.ndarray, float, int]:
         """The search's params (bots.hex.kernel: the priors' features and F_INFERIOR, bridge
-        replies, the learned priors' gammas and weight)."""
+        replies, the learned priors' gammas and weight; bots.hex.vc.knowledge: its AND steps)."""
         features = (K.PRIORS if self.priors else 0) | (K.F_INFERIOR if self.inferior else 0)
-        return features, bool(self.bridges), self._gammas, float(self.prior_weight)
+        return features, bool(self.bridges), self._gammas, float(self.prior_weight), int(self.know_work)
 
     def _root_for(self, state: State) -> uct.Tree:
         """The tree for `state`: the old one re-rooted if it leads here, else a new one."""
@@ -278,7 +292,7 @@ class MCTS:
         """The root child its priors like best (the most prior wins, then the best prior rate);
         the root is expanded for it if no iteration did; a random allowed move if even that
         cannot be done."""
-        K.SEARCH.expand(tree, uct.root(tree), pos, params, mask, scratch)
+        SEARCH.expand(tree, uct.root(tree), pos, params, mask, scratch)
         V, I = tree.V, tree.I
         scored = [((float(V[uct.PW, ch]), (V[uct.PW, ch] + 1.0) / (V[uct.PN, ch] + 2.0)),
                    unpadded(int(I[uct.IMOVE, ch]), state.width)) for ch in uct.children(tree, uct.root(tree))]

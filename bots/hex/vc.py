@@ -36,6 +36,7 @@ from numba import njit  # noqa: E402  (after the cache directory is chosen)
 # (numba's disk cache of this file does not see a change to these constants in kernel.py: edit
 # this file too if they change, as a new release does by installing both anew)
 from .kernel import EMPTY, FIRST_SIDE, OFF, PW, SECOND_SIDE, TOMOVE  # noqa: E402
+from search.uct import KNOW_KEEP, KNOW_LOSS, KNOW_NONE  # noqa: E402
 
 KV = 4  # VCs kept for each pair of points
 KS = 8  # SCs kept for each pair of points
@@ -288,3 +289,20 @@ def must_play(pos, work, out):
             out[p] = 1
             found = True
     return MUST if found else LOST
+
+
+@njit(cache=CACHE)
+def knowledge(pos, params, keep):
+    """search.uct's `knowledge` for the tree's nodes (`mcts:know`): the side to move loses if
+    the opponent holds a VC between its edges or two SCs with disjoint carriers, and must
+    play in the intersection of the opponent's SCs' carriers if it holds SCs (`must_play`,
+    with params[4] AND steps; 0: nothing is ever proven)."""
+    work = params[4]
+    if work <= 0:
+        return KNOW_NONE
+    found = must_play(pos, work, keep)
+    if found == LOST:
+        return KNOW_LOSS
+    if found == MUST:
+        return KNOW_KEEP
+    return KNOW_NONE

@@ -6,6 +6,7 @@ from __future__ import annotations
 import random
 
 import numpy as np
+import pytest
 
 from bots.hex import kernel as K
 from bots.hex import solver as S
@@ -118,3 +119,46 @@ def test_no_winning_move_is_ever_left_out():
                 assert not out.any()
     assert told[V.MUST] >= 40 and told[V.LOST] >= 20  # the check was not empty
 
+
+
+def test_the_trees_knowledge_is_the_must_play():
+    """bots.hex.vc.knowledge, search.uct's hook (`mcts:know`): the must-play cells as the cells
+    kept, a VC of the opponent's as a proven loss, nothing with no AND steps to spend."""
+    params = MCTS(know=16, know_work=V.WORK)._params()
+    s = empty(3).play(8).play(2)  # Black must play a2 (above)
+    pos = K.to_kernel(s)
+    keep = np.zeros(K.space(pos), np.int8)
+    assert V.knowledge(pos, params, keep) == uct.KNOW_KEEP
+    assert {K.unpadded(int(p), 3) for p in np.nonzero(keep)[0]} == {3}
+    lost = empty(3).play(0).play(4)  # White's centre stone bridges to both its edges
+    keep[:] = 0
+    assert V.knowledge(K.to_kernel(lost), params, keep) == uct.KNOW_LOSS and not keep.any()
+    assert S.solve(lost).winner == lost.to_move ^ 3
+    assert V.knowledge(pos, params[:4] + (0,), keep) == uct.KNOW_NONE
+    assert V.knowledge(K.to_kernel(empty(11).play(60)), params, keep) == uct.KNOW_NONE
+
+
+def test_the_tree_with_knowledge_plays_winning_moves():
+    """`mcts:know`: on random 4x4 and 5x5 positions the side to move wins, the player without
+    its tactics and solver plays a winning move, and its tree holds proofs and pruned moves."""
+    rng = random.Random(11)
+    proven = pruned = tried = 0
+    while tried < 30:
+        s = random_position(rng, rng.choice((4, 5)))
+        wins = S.winning_moves(s, nodes=2_000_000)
+        if not wins or len(wins) == len(s.legal_moves()):
+            continue
+        tried += 1
+        player = MCTS(seed=1, solver=False, tactics=False, capacity=50_000, know=16, know_work=V.WORK)
+        assert player.choose(s, None, Budget(10.0, nodes=3000)).move in wins, (bytes(s.board), s.to_move)
+        tree = player._tree
+        used = int(tree.meta[uct.NODES])
+        proven += int((tree.I[uct.ICHILD, :used] <= uct.PROVEN_WIN).sum())
+        pruned += int(((tree.V[uct.PN, :used] >= uct.SURE_VISITS) & (tree.V[uct.PW, :used] < 1e6)).sum())
+    assert proven >= 10 and pruned >= 10
+
+
+@pytest.mark.parametrize("bad", [{"know": 8}, {"know": -1}, {"know_work": 10}])
+def test_knowledge_options_are_checked(bad):
+    with pytest.raises(ValueError, match="know"):
+        MCTS(**bad)
