@@ -419,19 +419,17 @@ class Kernel:
     def search(self, tree: Tree, pos: Any, params: Any, mask: np.ndarray, scratch: Scratch, deadline: float,
                limit: int | None = None, early_stop: bool = True, chunk: int = CHUNK,
                sure: float | None = SURE, share: float = SHARE,
-               policy: tuple[float, ...] | None = None) -> tuple[int, bool]:
+               policy: tuple[float, float, float] | None = None) -> tuple[int, bool]:
         """Iterate from the tree's root (the position `pos`) until time.monotonic() reaches
         `deadline`, `limit` iterations are done, or (with `early_stop`, after 4 chunks) the
         choice is made (`stopped`).  Returns (iterations done, whether the tree filled up:
         then the caller should start a new tree next time).  `mask` restricts the root's
         moves (see `children`; an empty uint8 array for none).  `policy` (expansion visits,
-        RAVE equivalence and, optionally, knowledge visits) replaces the kernel's own for
-        this search.  The statistics go on
+        RAVE equivalence, knowledge visits) replaces the kernel's own for this search.  The statistics go on
         from those already in the tree (see `reroot`)."""
         V, I, meta = tree
         run = self.run
-        policy = self.policy if policy is None else \
-            (float(policy[0]), float(policy[1]), float(policy[2]) if len(policy) > 2 else 0.0)
+        policy = self.policy if policy is None else tuple(float(x) for x in policy)
         done = 0
         began = time.monotonic()
         while True:
