@@ -429,7 +429,11 @@ class Kernel:
         from those already in the tree (see `reroot`)."""
         V, I, meta = tree
         run = self.run
-        policy = self.policy if policy is None else tuple(float(x) for x in policy)
+        if policy is None:
+            policy = self.policy
+        else:
+            expand, rave, know = policy
+            policy = (float(expand), float(rave), float(know))
         done = 0
         began = time.monotonic()
         while True:
