@@ -49,6 +49,8 @@ def screenshot(url: str, path: Path, width: int, height: int) -> np.ndarray:
     # --virtual-time-budget lets the page run 4 s of its own time before the picture, but Chromium
     # sometimes never ends that budget (CI once waited 240 s for a shot that takes 3): each try
     # gets a minute, and a try that hangs is killed and made again.
+    # A failure shows what Chromium printed in each try, so a hang on a CI machine can be told apart.
+    said = []
     for attempt in range(ATTEMPTS):
         try:
             subprocess.run([CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars",
@@ -56,9 +58,10 @@ def screenshot(url: str, path: Path, width: int, height: int) -> np.ndarray:
                             "--virtual-time-budget=4000", f"--window-size={width},{height}", f"--screenshot={path}",
                             url], capture_output=True, timeout=60, check=True)
             break
-        except subprocess.TimeoutExpired:
-            if attempt == ATTEMPTS - 1:
-                raise
+        except subprocess.TimeoutExpired as hung:
+            said.append((hung.stderr or b"")[-2000:].decode(errors="replace"))
+    else:
+        pytest.fail(f"Chromium hung {ATTEMPTS} times on {url}; its stderr in each try:\n" + "\n---\n".join(said))
     return np.asarray(Image.open(path).convert("RGB")).astype(int)
 
 
