@@ -420,13 +420,14 @@ class Kernel:
                limit: int | None = None, early_stop: bool = True, chunk: int = CHUNK,
                sure: float | None = SURE, share: float = SHARE,
                policy: tuple[float, float, float] | None = None) -> tuple[int, bool]:
-        """Iterate from the tree's root (the position `pos`) until time.monotonic() reaches
-        `deadline`, `limit` iterations are done, or (with `early_stop`, after 4 chunks) the
-        choice is made (`stopped`).  Returns (iterations done, whether the tree filled up:
-        then the caller should start a new tree next time).  `mask` restricts the root's
-        moves (see `children`; an empty uint8 array for none).  `policy` (expansion visits,
-        RAVE equivalence, knowledge visits) replaces the kernel's own for this search.  The statistics go on
-        from those already in the tree (see `reroot`)."""
+        """Iterate from the tree's root (the position `pos`) until the next chunk could run past
+        `deadline` (if it took as long as the longest chunk yet), `limit` iterations are done,
+        or (with `early_stop`, after 4 chunks) the choice is made (`stopped`).  Returns
+        (iterations done, whether the tree filled up: then the caller should start a new tree
+        next time).  `mask` restricts the root's moves (see `children`; an empty uint8 array
+        for none).  `policy` (expansion visits, RAVE equivalence, knowledge visits) replaces
+        the kernel's own for this search.  The statistics go on from those already in the
+        tree (see `reroot`)."""
         V, I, meta = tree
         run = self.run
         if policy is None:
@@ -435,13 +436,15 @@ class Kernel:
             expand, rave, know = policy
             policy = (float(expand), float(rave), float(know))
         done = 0
-        began = time.monotonic()
+        began = now = time.monotonic()
+        worst = 0.0  # the longest a chunk has taken: no chunk starts that could end past the deadline
         while True:
-            now = time.monotonic()
-            if now >= deadline or (limit is not None and done >= limit):
+            if now + worst >= deadline or (limit is not None and done >= limit):
                 return done, False
             n = chunk if limit is None else min(chunk, limit - done)
             got = run(V, I, meta, pos, params, mask, n, policy, *scratch)
+            after = time.monotonic()
+            worst, now = max(worst, after - now), after
             done += got
             if got < n:
                 return done, True

@@ -145,8 +145,22 @@ def knowledge(pos, params, keep):
     return uct.KNOW_KEEP
 
 
+@njit(cache=CACHE)
+def slow_playout(pos, params, amaf):
+    """`playout` after params[2] steps of busy work (a xorshift the compiler cannot skip): an
+    iteration as slow as the tests need."""
+    x = np.uint64(88172645463325252)
+    for _ in range(int(params[2])):
+        x ^= x << np.uint64(13)
+        x ^= x >> np.uint64(7)
+        x ^= x << np.uint64(17)
+    amaf[0] = amaf[0] | np.int8(x == np.uint64(0))  # never true (xorshift never reaches 0): keeps x alive
+    return playout(pos, params, amaf)
+
+
 SEARCH = uct.Kernel(uct.GameKernels(to_move, copy, play, is_over, children, playout), "hex3_toy")
 PARAMS = (2.0, 1.0)
+SLOW = uct.Kernel(uct.GameKernels(to_move, copy, play, is_over, children, slow_playout), "hex3_slow")
 KNOW_VISITS = 16
 KNOWING = uct.Kernel(uct.GameKernels(to_move, copy, play, is_over, children, playout, knowledge), "hex3_know",
                      know_visits=KNOW_VISITS)

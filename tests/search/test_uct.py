@@ -259,6 +259,21 @@ def test_the_deadline_stops_the_search():
     assert time.monotonic() - t < 1.0
 
 
+def test_no_chunk_starts_that_could_end_past_the_deadline():
+    """Iterations of about 3 ms in chunks of 16: a chunk takes about 50 ms, and the search
+    stops before the deadline instead of running up to a chunk past it."""
+    tree = uct.new_tree(20_000)
+    params = PARAMS + (3e6,)  # xorshift steps a playout (about 3 ms)
+    scratch = hex3.SLOW.scratch(hex3.CELLS)
+    hex3.SLOW.search(tree, position("." * 9), params, NO_MASK, scratch, time.monotonic() + FAR, 1)  # compiled
+    for budget in (0.3, 0.35, 0.4, 0.45):
+        tree = uct.new_tree(20_000)
+        deadline = time.monotonic() + budget
+        done, _ = hex3.SLOW.search(tree, position("." * 9), params, NO_MASK, scratch, deadline,
+                                   early_stop=False, chunk=16)
+        assert done >= 16 * 3 and time.monotonic() <= deadline + 0.005, (budget, done, time.monotonic() - deadline)
+
+
 def test_expand_lists_the_children_without_iterating():
     tree = uct.new_tree(100)
     assert SEARCH.expand(tree, 0, position("1.2......"), PARAMS, NO_MASK, SEARCH.scratch(9))
