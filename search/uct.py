@@ -46,7 +46,10 @@ playout policy).  Both are passed to `Kernel.search` as they are.
   a draw, or between when the game grades a result by its margin (Go's `score_bonus`); the
   tree counts that share of a win for player 1 and the rest for player 2.  For each move
   m >= 0 it plays, set `amaf[m]` to its player if `amaf[m]` is still 0 (the tree has marked
-  the moves played on the way down, so a move counts for the player who played it first).
+  the moves played on the way down, so a move counts for the player who played it first), or
+  to its player + 4 * (k + 1) for the playout's k-th move (from 0): then the policy's
+  `distance` can weigh AMAF by how soon a move was played (the tree marks its own moves
+  negative, -(player + 4 * (ply + 1))).
 * `knowledge(pos, params, keep) -> int` (optional: `no_knowledge` by default): what deeper
   analysis proves about a position the search has come back to often (the policy's
   `know_visits`, 0: never asked).  KNOW_NONE: nothing; KNOW_WIN or KNOW_LOSS: the player to
@@ -145,7 +148,7 @@ class Scratch(NamedTuple):
     """Work arrays of one search, allocated once per search (see `Kernel.scratch`)."""
 
     path: np.ndarray  # int32: the nodes of one descent
-    amaf: np.ndarray  # int8[space]: who played each move first in one iteration
+    amaf: np.ndarray  # int32[space]: who played each move first in one iteration, and when
     moves: np.ndarray  # int32: `children` output
     prior: np.ndarray  # float32[2, len(moves)]: `children` output
     keep: np.ndarray  # int8[space]: `knowledge` output
@@ -246,11 +249,14 @@ def attach(V: np.ndarray, I: np.ndarray, meta: np.ndarray, node: int, moves: np.
 
 @njit(cache=CACHE)
 def backup(V: np.ndarray, I: np.ndarray, path: np.ndarray, depth: int, first: int, reward: float,
-           amaf: np.ndarray) -> None:
+           amaf: np.ndarray, distance: float = 0.0) -> None:
     """Count one playout worth `reward` to player 1 (1 - reward to player 2) along
     path[:depth + 1] (path[0] is the root, where player `first` was to move), and AMAF: every
-    sibling along the path whose move its mover played later in the iteration (amaf[move] ==
-    mover) counts it too."""
+    sibling along the path whose move its mover played later in the iteration counts it too
+    (amaf's marks, see `playout`).  With `distance` > 0 and a playout that marks when it
+    played, a move played soon after the sibling's turn counts more, as in Pachi: weight
+    1 + distance * (L - ply) / (L - i + 1), the move played at `ply` of the iteration's L,
+    the sibling's turn at ply i."""
     mover = first
     for i in range(1, depth + 1):
         ch = path[i]
@@ -258,6 +264,11 @@ def backup(V: np.ndarray, I: np.ndarray, path: np.ndarray, depth: int, first: in
         V[VW, ch] += reward if mover == 1 else 1.0 - reward
         mover = 3 - mover
     V[VN, path[0]] += 1.0
+    length = depth
+    if distance > 0.0:
+        for m in range(amaf.shape[0]):
+            if amaf[m] > 3:
+                length = max(length, depth + (amaf[m] >> 2))
     mover = first
     for i in range(depth + 1):
         parent = path[i]
@@ -266,9 +277,21 @@ def backup(V: np.ndarray, I: np.ndarray, path: np.ndarray, depth: int, first: in
         for j in range(I[INCHILD, parent]):
             ch = start + j
             m = I[IMOVE, ch]
-            if m >= 0 and amaf[m] == mover:
-                V[RN, ch] += 1.0
-                V[RW, ch] += gain
+            if m < 0:
+                continue
+            mark = amaf[m]
+            if mark < 0:  # the tree's own move, at ply (mark >> 2) - 1
+                mark = -mark
+                ply = (mark >> 2) - 1
+            else:  # the playout's, at ply depth + (mark >> 2) - 1 when it said (else -1: unknown)
+                ply = depth + (mark >> 2) - 1 if mark > 3 else -1
+            if mark & 3 != mover:
+                continue
+            weight = 1.0
+            if distance > 0.0 and ply >= 0:
+                weight += distance * (length - ply) / (length - i + 1)
+            V[RN, ch] += weight
+            V[RW, ch] += weight * gain
         mover = 3 - mover
 
 
@@ -315,13 +338,14 @@ _TO_MOVE = _COPY = _PLAY = _IS_OVER = _CHILDREN = _PLAYOUT = _KNOWLEDGE = None
 
 
 def _run(V: np.ndarray, I: np.ndarray, meta: np.ndarray, pos0: Any, params: Any, mask: np.ndarray, count: int,
-         policy: tuple[float, float, float], path: np.ndarray, amaf: np.ndarray, moves: np.ndarray,
+         policy: tuple[float, float, float, float], path: np.ndarray, amaf: np.ndarray, moves: np.ndarray,
          prior: np.ndarray, keep: np.ndarray) -> int:
     """`count` iterations from the root (fewer if the tree fills up); returns how many were
-    done.  `policy` is (expansion visits, RAVE equivalence, knowledge visits: 0 for none).
+    done.  `policy` is (expansion visits, RAVE equivalence, knowledge visits: 0 for none, AMAF's
+    distance weight: 0 for none, see `backup`).
     The names _TO_MOVE, _COPY, _PLAY, _IS_OVER, _CHILDREN, _PLAYOUT and _KNOWLEDGE are the
     game's kernels (see `Kernel`)."""
-    expand_visits, rave_equiv, know_visits = policy
+    expand_visits, rave_equiv, know_visits, distance = policy
     empty_mask = mask[:0]
     root = meta[ROOT]
     first = _TO_MOVE(pos0)
@@ -352,7 +376,7 @@ def _run(V: np.ndarray, I: np.ndarray, meta: np.ndarray, pos0: Any, params: Any,
             node = select(V, I, node, rave_equiv)
             m = I[IMOVE, node]
             if m >= 0 and amaf[m] == 0:
-                amaf[m] = mover
+                amaf[m] = -(mover + 4 * (depth + 1))
             _PLAY(pos, m)
             mover = 3 - mover
             depth += 1
@@ -361,7 +385,8 @@ def _run(V: np.ndarray, I: np.ndarray, meta: np.ndarray, pos0: Any, params: Any,
                 learn(V, I, node, _KNOWLEDGE(pos, params, keep), keep)
             if depth == deepest or _IS_OVER(pos):
                 break
-        backup(V, I, path, depth, first, known if known >= 0.0 else _PLAYOUT(pos, params, amaf), amaf)
+        backup(V, I, path, depth, first, known if known >= 0.0 else _PLAYOUT(pos, params, amaf), amaf,
+               distance)
     return count
 
 
@@ -403,7 +428,7 @@ class Kernel:
         self.game = game
         self.name = name
         self.run = specialise(game, name)
-        self.policy = (float(expand_visits), float(rave_equiv), float(know_visits))
+        self.policy = (float(expand_visits), float(rave_equiv), float(know_visits), 0.0)
 
     @staticmethod
     def scratch(space: int, branching: int | None = None, depth: int | None = None) -> Scratch:
@@ -412,20 +437,20 @@ class Kernel:
         moves (4 * space + 7 by default; a deeper descent stops there and plays out)."""
         branching = space + 1 if branching is None else branching
         depth = 4 * space + 7 if depth is None else depth
-        return Scratch(np.empty(depth + 1, np.int32), np.zeros(space, np.int8),
+        return Scratch(np.empty(depth + 1, np.int32), np.zeros(space, np.int32),
                        np.empty(branching, np.int32), np.zeros((2, branching), np.float32),
                        np.zeros(space, np.int8))
 
     def search(self, tree: Tree, pos: Any, params: Any, mask: np.ndarray, scratch: Scratch, deadline: float,
                limit: int | None = None, early_stop: bool = True, chunk: int = CHUNK,
                sure: float | None = SURE, share: float = SHARE,
-               policy: tuple[float, float, float] | None = None) -> tuple[int, bool]:
+               policy: tuple[float, float, float, float] | None = None) -> tuple[int, bool]:
         """Iterate from the tree's root (the position `pos`) until the next chunk could run past
         `deadline` (if it took as long as the longest chunk yet), `limit` iterations are done,
         or (with `early_stop`, after 4 chunks) the choice is made (`stopped`).  Returns
         (iterations done, whether the tree filled up: then the caller should start a new tree
         next time).  `mask` restricts the root's moves (see `children`; an empty uint8 array
-        for none).  `policy` (expansion visits, RAVE equivalence, knowledge visits) replaces
+        for none).  `policy` (expansion visits, RAVE equivalence, knowledge visits, AMAF distance) replaces
         the kernel's own for this search.  The statistics go on from those already in the
         tree (see `reroot`)."""
         V, I, meta = tree
@@ -433,8 +458,8 @@ class Kernel:
         if policy is None:
             policy = self.policy
         else:
-            expand, rave, know = policy
-            policy = (float(expand), float(rave), float(know))
+            expand, rave, know, distance = policy
+            policy = (float(expand), float(rave), float(know), float(distance))
         done = 0
         began = now = time.monotonic()
         worst = 0.0  # the longest a chunk has taken: no chunk starts that could end past the deadline

@@ -79,7 +79,7 @@ def dead_stones(state: State, playouts: int = DEAD_PLAYOUTS, seed: int = 0) -> l
     B0, S0 = K.to_kernel(state._replace(passes=0) if state.passes else state)
     where = np.array([K.padded(p, state.size) for p in stones], np.int64)
     opponent = np.array([3 - state.board[p] for p in stones], np.int8)
-    amaf = np.zeros(B0.shape[1], np.int8)  # the playout records first moves here; unused
+    amaf = np.zeros(B0.shape[1], np.int32)  # the playout records first moves here; unused
     limit = 3 * state.size ** 2
     against = np.zeros(len(stones), np.int64)
     with K.seeded(seed % 2 ** 32):

@@ -802,7 +802,8 @@ def random_move(B, S, c, heavy, throwins):
 @njit(cache=CACHE)
 def playout(B, S, komi, amaf, max_moves, heavy, ladders, throwins):
     """Play on until two passes (or max_moves): the area score, black - white - komi.
-    `amaf[p]` gets the colour that played p first, where it is still 0.  `ladders`: heavy
+    `amaf[p]` gets the colour that played p first, + 4 * (its move's index + 1), where it is
+    still 0 (search.uct's `playout`).  `ladders`: heavy
     playouts do not run from an atari into a ladder; `throwins`: they play self-ataris of one
     stone."""
     moves = 0
@@ -816,7 +817,7 @@ def playout(B, S, komi, amaf, max_moves, heavy, ladders, throwins):
         if p < 0:
             p = random_move(B, S, c, heavy, throwins)
         if p >= 0 and amaf[p] == 0:
-            amaf[p] = c
+            amaf[p] = c + 4 * (moves + 1)
         play(B, S, p)
         moves += 1
     return score(B, S, komi)
@@ -825,7 +826,7 @@ def playout(B, S, komi, amaf, max_moves, heavy, ladders, throwins):
 @njit(cache=CACHE)
 def playouts(B0, S0, komi, count, heavy, ladders, throwins):
     """`count` playouts from the position; returns Black's wins (for benchmarks and tests)."""
-    amaf = np.zeros(B0.shape[1], np.int8)
+    amaf = np.zeros(B0.shape[1], np.int32)
     wins = 0
     for _ in range(count):
         B = B0.copy()

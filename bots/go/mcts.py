@@ -102,6 +102,7 @@ class MCTS:
     ladders: bool = True  # read ladders: priors for working ones, no runs into them in playouts
     learned: bool = True  # on 9x9, priors from learned move features (bots.go.gammas), not michi's
     prior_weight: float = 20.0  # the learned priors' visits: the strongest move wins them all
+    amaf_distance: float = 3.0  # AMAF counts a move played soon up to 1 + this times (Pachi's distance_rave; 0: once)
     throwins: bool = True  # heavy playouts play self-ataris of one stone (they refuse most others)
     gammas_file: str = ""  # a table of tools/go_gammas.py for the learned priors ("": the shipped one)
     use_book: bool = True
@@ -124,6 +125,8 @@ class MCTS:
             raise ValueError("capacity must be at least 10000 nodes")
         if not 0 <= self.prior_weight <= 1000:
             raise ValueError("prior_weight must be between 0 and 1000 visits")
+        if not 0 <= self.amaf_distance <= 100:
+            raise ValueError("amaf_distance must be between 0 and 100")
         if not 0 <= self.score_bonus <= 0.5:
             raise ValueError("score_bonus must be between 0 and 0.5")
         if self.learned:
@@ -157,8 +160,9 @@ class MCTS:
                                table.shapes, self.throwins, float(self.score_bonus))
         scratch = K.SEARCH.scratch(mask.shape[0])
         limit = self.playouts if self.playouts is not None else budget.nodes
+        expand, rave, know, _ = K.SEARCH.policy
         done, full = K.SEARCH.search(tree, pos, params, mask, scratch, budget.deadline - SAFETY, limit,
-                                     self.early_stop)
+                                     self.early_stop, policy=(expand, rave, know, self.amaf_distance))
         if full:  # start afresh next time
             self._tree = None
         allowed = set(legal)

@@ -245,7 +245,7 @@ class MCTS:
         while True:
             got, full = SEARCH.search(tree, pos, params, mask, scratch, deadline,
                                       None if limit is None else limit - done, self.early_stop,
-                                      policy=(self.expand_visits, self.rave_equiv, self.know))
+                                      policy=(self.expand_visits, self.rave_equiv, self.know, 0))
             done += got
             if not full:
                 break

@@ -46,9 +46,9 @@ def _spy(monkeypatch) -> list[float]:
     seen: list[float] = []
     real = K.SEARCH.search
 
-    def search(tree, pos, params, *rest):
+    def search(tree, pos, params, *rest, **options):
         seen.append(params[0])
-        return real(tree, pos, params, *rest)
+        return real(tree, pos, params, *rest, **options)
 
     monkeypatch.setattr(K.SEARCH, "search", search)
     return seen

@@ -132,6 +132,19 @@ def test_learned_priors_only_on_the_board_they_were_learned_on():
     assert root_priors(13, True) == root_priors(13, False)  # 13x13 keeps michi's priors
 
 
+def test_amaf_distance_reaches_the_search():
+    plain = MCTS(use_book=False, seed=3, playouts=300, amaf_distance=0.0)
+    weighted = MCTS(use_book=False, seed=3, playouts=300)  # the default, 3
+    state = from_moves(9, ["C3", "D4"])
+    plain.choose(state, None, Budget(5.0))
+    weighted.choose(state, None, Budget(5.0))
+    assert plain._tree is not None and weighted._tree is not None
+    kids = list(uct.children(plain._tree, 0))
+    assert (weighted._tree.V[uct.RN, kids] > plain._tree.V[uct.RN, kids]).any()  # weights above 1
+    with pytest.raises(ValueError, match="amaf_distance"):
+        MCTS(amaf_distance=-1)
+
+
 def test_learned_priors_rank_a_capture_first():
     state = from_diagram(POSITION, to_move=BLACK)
     r = MCTS(learned=True, use_book=False, seed=3, playouts=1).choose(state, None, Budget(5.0))

@@ -392,7 +392,7 @@ def test_playout_ends_with_two_passes_and_only_eyes_left(size, heavy):
         state = middle_state(size, 10 + seed, size)
         K.seed(seed)
         B, S = to_kernel(state)
-        amaf = np.zeros(B.shape[1], np.int8)
+        amaf = np.zeros(B.shape[1], np.int32)
         komi = 7.5
         result = float(K.playout(B, S, komi, amaf, 100_000, heavy, False, False))
         assert int(S[K.PASSES]) == 2
@@ -414,12 +414,16 @@ def test_playout_ends_with_two_passes_and_only_eyes_left(size, heavy):
         if not heavy:
             left = [p for p in empties if oracle.is_legal(p, other) and not oracle.is_eye(p, other)]
             assert len(left) <= 1  # at most the point the ko forbade when it passed
-        # AMAF: every point that got a stone during the playout was recorded with a colour
+        # AMAF: every point that got a stone during the playout was recorded with a colour and
+        # the index of its move (+ 1), each index once
+        seen = set()
         for p in range(size * size):
             q = padded(p, size)
-            assert int(amaf[q]) in (0, BLACK, WHITE)
+            mark = int(amaf[q])
+            assert mark == 0 or (mark & 3 in (BLACK, WHITE) and mark >> 2 >= 1 and mark >> 2 not in seen)
+            seen.add(mark >> 2)
             if final.board[p] and not state.board[p]:
-                assert int(amaf[q]) in (BLACK, WHITE)
+                assert mark & 3 in (BLACK, WHITE)
         ring = [q for q in range(B.shape[1]) if B[K.COL, q] == K.EDGE]
         assert not amaf[ring].any()
 

@@ -5,8 +5,9 @@ pass, small boards, 13x13) with two seeds, three moves in a row with tree reuse,
 playouts.  The expected values were recorded from the fused kernel (commit 4e58724) before the
 change; the budget is so large that the early stop (on for seed 1) never fires, so the
 iteration cap alone decides.  The ladder reading (mcts:ladders, priors and playouts of its
-own), the learned priors (mcts:learned) and throw-ins (mcts:throwins) came after, and all are
-off here.  And Go's search caches per user whatever was imported first.
+own), the learned priors (mcts:learned), throw-ins (mcts:throwins) and AMAF weighted by
+distance (mcts:amaf_distance) came after, and all are off here.
+And Go's search caches per user whatever was imported first.
 """
 
 from __future__ import annotations
@@ -37,7 +38,7 @@ POSITIONS = {
 }
 ROOT = Path(__file__).resolve().parents[2]
 ITERATIONS = 1200
-BEFORE = {"ladders": False, "learned": False, "throwins": False}  # the knowledge added since
+BEFORE = {"ladders": False, "learned": False, "throwins": False, "amaf_distance": 0.0}  # the knowledge added since
 HUGE = 1e5  # seconds: the early stop cannot fire, the iteration cap decides
 
 EXPECTED = {  # (position, seed): (move, iterations, value, root votes 'move:visits')

@@ -100,6 +100,21 @@ def test_visits_wins_and_amaf_add_up():
     assert sum(v for _, v in uct.root_votes(tree)) == 3000
 
 
+@pytest.mark.parametrize("distance, counted", [(0.0, [1.0, 1.0, 0.0, 1.0]), (3.0, [3.5, 1.5, 0.0, 1.0])])
+def test_amaf_weighs_a_move_by_how_soon_it_was_played(distance, counted):
+    V, I, meta = uct.new_tree(100)
+    moves = np.arange(4, dtype=np.int32)
+    assert uct.attach(V, I, meta, 0, moves, np.zeros((2, 4), np.float32), 4)
+    amaf = np.zeros(4, np.int32)
+    amaf[0] = 1 + 4 * 1  # player 1's first playout move (ply 0 of 5)
+    amaf[1] = 1 + 4 * 5  # player 1's fifth, the iteration's last
+    amaf[2] = 2 + 4 * 2  # player 2's: not player 1's move, not counted at the root
+    amaf[3] = 1  # player 1's, with no time given: counted once
+    uct.backup(V, I, np.zeros(1, np.int32), 0, 1, 1.0, amaf, distance)
+    # Pachi's weight 1 + distance * (L - ply) / (L - i + 1), L = 5 plies, the root's turn i = 0
+    assert list(V[uct.RN, 1:5]) == pytest.approx(counted) and list(V[uct.RW, 1:5]) == pytest.approx(counted)
+
+
 def test_the_same_seed_gives_the_same_tree():
     a, _, _ = search("1.2......", 1500, seed=9)
     b, _, _ = search("1.2......", 1500, seed=9)
@@ -199,7 +214,7 @@ def test_knowledge_proves_and_prunes_only_what_is_true():
 def test_knowledge_off_changes_nothing():
     """A kernel with knowledge at 0 visits searches exactly as one without it."""
     a, _, _ = search("1.2......", 1500, seed=9)
-    b, _, _ = search("1.2......", 1500, seed=9, policy=(uct.EXPAND_VISITS, uct.RAVE_EQUIV, 0))
+    b, _, _ = search("1.2......", 1500, seed=9, policy=(uct.EXPAND_VISITS, uct.RAVE_EQUIV, 0, 0))
     assert (a.V == b.V).all() and (a.I == b.I).all()
 
 
