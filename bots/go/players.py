@@ -55,5 +55,5 @@ def warm() -> None:
     AlphaBeta(seed=1)._search(state.play(40), 2, time.monotonic() + 10.0)
     fallback.warm()
     B, S = K.to_kernel(state.play(40))  # as bots.go.gtp_engine.dead_stones plays and reads them
-    K.playout(B, S, state.komi, np.zeros(B.shape[1], np.int8), 3 * state.size ** 2, False, False, False)
+    K.playout(B, S, state.komi, np.zeros(B.shape[1], np.int32), 3 * state.size ** 2, False, False, False)
     K.owners(B, S)

@@ -584,7 +584,7 @@ def fill(pos, amaf, bridges):
 @njit(cache=CACHE)
 def playouts(pos0, count, bridges):
     """`count` playouts from the position; Black's wins (for benchmarks and tests)."""
-    amaf = np.zeros(pos0.shape[0] - OFF, np.int8)
+    amaf = np.zeros(pos0.shape[0] - OFF, np.int32)
     wins = 0
     for _ in range(count):
         pos = pos0.copy()
