@@ -365,31 +365,47 @@ def add_libs(B, S, r, out, n, cap, skip):
 
 @njit(cache=CACHE)
 def libs_after(B, S, p, c, enough):
-    """Liberties the string of p would have after c plays there, counted up to `enough`
-    (a capture counts as `enough`).  For self-atari tests: 1 means self-atari."""
+    """Liberties the string of p would have after c plays there, counted up to `enough` and
+    never past 3 (a capture counts as that cap).  For self-atari tests: 1 means self-atari.  The
+    liberties found are kept in two scalars, not an array: playouts ask this for most moves."""
+    enough = min(enough, np.int64(3))
     w = np.int64(S[WIDTH])
-    seen = np.empty(max(enough, 4), np.int64)  # as the ladder reader's lists: one compiled add_libs
+    a = np.int64(-1)  # the first two distinct liberties found (p's empty neighbours are distinct)
+    b = np.int64(-1)
     n = np.int64(0)
     for d in (1, -1, w, -w):
         y = p + d
         k = B[COL, y]
         if k == EMPTY:
-            dup = False
-            for j in range(n):
-                dup = dup or seen[j] == y
-            if not dup:
-                seen[n] = y
-                n += 1
+            if n == 0:
+                a = y
+            elif n == 1:
+                b = y
+            n += 1
         elif k == 3 - c and in_atari(B, B[ROOT, y]):
             return enough
     if n >= enough:
         return enough
     for d in (1, -1, w, -w):
         y = p + d
-        if B[COL, y] == c:
-            n = add_libs(B, S, B[ROOT, y], seen, n, enough, p)
-            if n >= enough:
-                return enough
+        if B[COL, y] != c:
+            continue
+        r = B[ROOT, y]
+        x = r
+        while True:
+            for e in (1, -1, w, -w):
+                z = x + e
+                if z != p and z != a and z != b and B[COL, z] == EMPTY:
+                    if n == 0:
+                        a = z
+                    elif n == 1:
+                        b = z
+                    n += 1
+                    if n >= enough:
+                        return enough
+            x = B[NXT, x]
+            if x == r:
+                break
     return n
 
 
@@ -691,13 +707,14 @@ seed, seeded = uct.seed, uct.seeded
 def pattern_code(B, S, p, c):
     """The 3x3 neighbourhood of p seen by c, as PATTERN_TABLE's index."""
     w = np.int64(S[WIDTH])
-    code = 0
+    code = np.int64(0)
     i = 0
     for d in (-w, -w + 1, 1, w + 1, w, w - 1, -1, -w - 1):  # N NE E SE S SW W NW (row 0 is the top)
-        k = B[COL, p + d]
-        v = 3 if k == EDGE else 0 if k == EMPTY else 1 if k == c else 2
-        code |= v << (2 * i)
+        code |= np.int64(B[COL, p + d]) << (2 * i)  # EMPTY 0, BLACK 1, WHITE 2, EDGE 3: Black's view
         i += 1
+    if c == WHITE:  # White's view: the fields holding 1 or 2 (two bits that differ) flip both bits
+        differ = (code ^ (code >> 1)) & 0x5555
+        code ^= differ | (differ << 1)
     return code
 
 
@@ -714,15 +731,27 @@ def _pattern_move(B, S, c):
     if last < 0:
         return -1
     w = np.int64(S[WIDTH])
-    found = np.empty(8, np.int64)
+    found = 0  # a bit per neighbour, in the order below (no array: this runs for most moves)
     n = 0
+    i = 0
     for d in (-w, -w + 1, 1, w + 1, w, w - 1, -1, -w - 1):
         p = last + d
         if B[COL, p] == EMPTY and matches_pattern(B, S, p, c) and is_legal(B, S, p, c) \
                 and not is_eye(B, S, p, c) and libs_after(B, S, p, c, np.int64(2)) >= 2:
-            found[n] = p
+            found |= 1 << i
             n += 1
-    return found[np.random.randint(n)] if n else -1
+        i += 1
+    if n == 0:
+        return -1
+    k = np.random.randint(n)  # the k-th match, counting from 0
+    i = 0
+    for d in (-w, -w + 1, 1, w + 1, w, w - 1, -1, -w - 1):
+        if found >> i & 1:
+            if k == 0:
+                return last + d
+            k -= 1
+        i += 1
+    return -1
 
 
 @njit(cache=CACHE)
