@@ -58,7 +58,8 @@ from .kernel import padded, to_kernel, unpadded  # also imported from here by th
 
 SAFETY = 0.01  # seconds kept back from the deadline for the return trip
 SURE_VOTES = 1 << 30  # the votes of a move proven by the tactics or the solver
-SOLVE_EMPTIES = 18  # the solver is tried with at most this many empty cells (measured: 0.5 s at most)
+SOLVE_EMPTIES = 18  # the solver is tried with at most this many empty cells (measured: 0.5 s at most;
+#                     up to 63 with its connections: even in self-play, docs/benchmarks/hex.md)
 SOLVE_SHARE = 0.3  # ... for at most this share of the time left
 SOLVE_NODES = 3_000_000  # ... and at most this many nodes
 MUST_PLAY_LEFT = 0.1  # the root's must-play cells are looked for with at least this much time left

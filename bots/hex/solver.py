@@ -14,7 +14,14 @@ The search (numba) is a negamax over won/lost with:
   cell, only that cell is tried (every other move loses at once);
 * a transposition table (proven results and the winning move, keyed by both bitmasks);
 * move ordering: the table's move first, then cells next to both players' edge-connected
-  groups before the others, the centre before the sides.
+  groups before the others, the centre before the sides;
+* virtual connections (bots.hex.vc's H-search), at nodes with at least `vc_min` empty cells:
+  the side to move wins if it holds a VC or a semi-connection between its edges, loses if the
+  opponent holds a VC, and may play only in the intersection of the carriers of the
+  opponent's semi-connections (every other move leaves one of them whole, and the opponent
+  completes it).  Each rule is sound, so the search still proves only what is true; it
+  proves it with far fewer nodes once connections decide the game, long before the edges
+  are joined.
 
 The search keeps its own stack (numba's disk cache cannot hold a recursive function: a
 recursive function loaded from it crashes).
@@ -39,11 +46,16 @@ CACHE = caching()  # compiled kernels go to the per-user cache (bots.cache), nev
 from numba import njit, objmode  # noqa: E402  (after the cache directory is chosen)
 
 from .board import BLACK, SWAP, WHITE, State, empty, neighbours  # noqa: E402
+from .kernel import OFF, TOMOVE, padded, to_kernel  # noqa: E402
+from .vc import hsearch  # noqa: E402
 
 MAX_EMPTIES = 63  # bits of an int64 mask (bit 63 is the sign: unused)
 TT_BITS = 20  # 2**20 entries (about 18 MB)
 CHECK_EVERY = 4096  # nodes between deadline checks
 DEFAULT_NODES = 2_000_000
+VC_MIN = 12  # H-search at the nodes with at least this many empty cells (below, plain search is cheaper)
+VC_WORK = 20_000  # ... of at most this many AND steps for each colour
+NO_VC = MAX_EMPTIES + 1  # a vc_min that turns the H-search off
 
 DEBRUIJN = 0x03F79D71B4CB0A89  # a de Bruijn sequence: lowest set bit -> bit index
 
@@ -56,7 +68,7 @@ def _ctz_table() -> np.ndarray:
 
 
 CTZ = _ctz_table()
-NODES, LIMIT, ABORTED = range(3)  # slots of the search's counters
+NODES, LIMIT, ABORTED, VCS = range(4)  # slots of the search's counters (VCS: H-searched nodes)
 
 
 class Graph(NamedTuple):
@@ -207,12 +219,55 @@ def _slot(sb, sw, bits):
     return (h >> (64 - bits)) & ((1 << bits) - 1)
 
 
+@njit(cache=CACHE)
+def _connections(sb, sw, c, base, pcell, work):
+    """H-search at the node (sb, sw filled, c to move) of the position `base` (a kernel
+    position; bit i is its padded cell pcell[i]): (1, 0) if c holds a VC or a semi-connection
+    between its edges, (-1, 0) if the opponent holds a VC or semi-connections whose carriers
+    have no empty cell in common, else (2, the bits c may play: all, or the cells in every
+    carrier of the opponent's semi-connections)."""
+    pos = base.copy()
+    k = pcell.shape[0]
+    everything = np.int64(0)
+    for i in range(k):
+        m = np.int64(1) << i
+        everything |= m
+        if sb & m:
+            pos[OFF + pcell[i]] = BLACK
+        elif sw & m:
+            pos[OFF + pcell[i]] = WHITE
+    pos[TOMOVE] = c
+    n, _, _, _, nvc, _, nsc = hsearch(pos, c, work)
+    if n < 0 or nvc[1] or nsc[1]:  # pair (0, 1): the two edges
+        return 1, np.int64(0)
+    n, _, _, _, nvc, sc, nsc = hsearch(pos, 3 - c, work)
+    if n < 0 or nvc[1]:
+        return -1, np.int64(0)
+    if nsc[1] == 0:
+        return 2, everything & ~(sb | sw)
+    keep = np.int64(0)
+    for i in range(k):
+        m = np.int64(1) << i
+        if (sb | sw) & m:
+            continue
+        p = pcell[i]
+        inside = True
+        for t in range(nsc[1]):
+            if not (sc[1, t, p >> 6] >> np.uint64(p & 63)) & np.uint64(1):
+                inside = False
+                break
+        if inside:
+            keep |= m
+    return (2, keep) if keep else (-1, np.int64(0))
+
+
 @njit(cache=CACHE, inline="always")
-def _enter(d, SB, SW, C, SLOT, MOVES, N, IDX, nbr, adj, order, full, tt_b, tt_w, tt_v, tt_m):
+def _enter(d, SB, SW, C, SLOT, MOVES, N, IDX, nbr, adj, order, full, tt_b, tt_w, tt_v, tt_m, vc, stats):
     """Open the node at depth d (its position in SB[d], SW[d], C[d]): 1 / -1 if it is won /
     lost for the side to move without a search, else 2 with its moves to try in
     MOVES[d, :N[d]] (the table's move, then cells next to both edge-groups of a player, next
-    to one, the others; the centre first in each)."""
+    to one, the others; the centre first in each).  `vc` = (base, pcell, vc_min, work): the
+    H-search's arguments (`_connections`)."""
     sb = SB[d]
     sw = SW[d]
     c = C[d]
@@ -242,6 +297,17 @@ def _enter(d, SB, SW, C, SLOT, MOVES, N, IDX, nbr, adj, order, full, tt_b, tt_w,
         if tt_v[slot] != 0:
             return tt_v[slot]
         first = np.int64(tt_m[slot])
+    base, pcell, vc_min, work = vc
+    if not losses and _popcount(free) >= vc_min:
+        stats[VCS] += 1
+        r, keep = _connections(sb, sw, c, base, pcell, work)
+        if r != 2:
+            tt_b[slot] = sb
+            tt_w[slot] = sw
+            tt_v[slot] = r
+            tt_m[slot] = -1
+            return r
+        cand &= keep
     hot = my_a & my_b | their_a & their_b  # cells next to both edge-groups of a player
     near = my_a | my_b | their_a | their_b
     n = 0
@@ -269,7 +335,7 @@ def _enter(d, SB, SW, C, SLOT, MOVES, N, IDX, nbr, adj, order, full, tt_b, tt_w,
 
 
 @njit(cache=CACHE)
-def _search(sb0, sw0, c0, nbr, adj, order, full, tt_b, tt_w, tt_v, tt_m, stats, deadline):
+def _search(sb0, sw0, c0, nbr, adj, order, full, tt_b, tt_w, tt_v, tt_m, stats, deadline, vc):
     """Does the side to move c0 (1 Black, 2 White) win?  1 yes, -1 no, 0 unknown (the node
     limit or the deadline stopped the search).  sb0 / sw0: the cells Black / White filled.
     A depth-first search with its own stack (numba cannot cache recursive functions)."""
@@ -283,11 +349,12 @@ def _search(sb0, sw0, c0, nbr, adj, order, full, tt_b, tt_w, tt_v, tt_m, stats, 
     N = np.zeros(depth, np.int64)
     IDX = np.zeros(depth, np.int64)
     d = 0
+    seen = stats[VCS]
     SB[0] = sb0
     SW[0] = sw0
     C[0] = c0
     stats[NODES] += 1
-    r = _enter(0, SB, SW, C, SLOT, MOVES, N, IDX, nbr, adj, order, full, tt_b, tt_w, tt_v, tt_m)
+    r = _enter(0, SB, SW, C, SLOT, MOVES, N, IDX, nbr, adj, order, full, tt_b, tt_w, tt_v, tt_m, vc, stats)
     while True:
         if r == 2:  # an open node: its next move, or lost when none is left
             if IDX[d] < N[d]:
@@ -305,13 +372,14 @@ def _search(sb0, sw0, c0, nbr, adj, order, full, tt_b, tt_w, tt_v, tt_m, stats, 
                 if stats[NODES] > stats[LIMIT]:
                     stats[ABORTED] = 1
                     return 0
-                if stats[NODES] % CHECK_EVERY == 0:
+                if stats[NODES] % CHECK_EVERY == 0 or stats[VCS] != seen:  # an H-search costs
+                    seen = stats[VCS]                                         # a thousand nodes
                     with objmode(now="float64"):
                         now = time.monotonic()
                     if now > deadline:
                         stats[ABORTED] = 1
                         return 0
-                r = _enter(d, SB, SW, C, SLOT, MOVES, N, IDX, nbr, adj, order, full, tt_b, tt_w, tt_v, tt_m)
+                r = _enter(d, SB, SW, C, SLOT, MOVES, N, IDX, nbr, adj, order, full, tt_b, tt_w, tt_v, tt_m, vc, stats)
                 continue
             slot = SLOT[d]
             tt_b[slot] = SB[d]
@@ -335,7 +403,7 @@ def _search(sb0, sw0, c0, nbr, adj, order, full, tt_b, tt_w, tt_v, tt_m, stats, 
 
 
 @njit(cache=CACHE)
-def _root(c, nbr, adj, order, k, tt_b, tt_w, tt_v, tt_m, stats, deadline, every, values):
+def _root(c, nbr, adj, order, k, tt_b, tt_w, tt_v, tt_m, stats, deadline, every, values, vc):
     """Search the position (nothing filled yet, c to move): `values[i]` = 1 / -1 / 0 (won,
     lost, unknown) for c playing bit i, all of them if `every`, else up to the first win.
     Returns the first winning bit found, or -1."""
@@ -344,6 +412,11 @@ def _root(c, nbr, adj, order, k, tt_b, tt_w, tt_v, tt_m, stats, deadline, every,
         values[i] = 0
     best = -1
     for j in range(order.shape[0]):
+        with objmode(now="float64"):
+            now = time.monotonic()
+        if now > deadline:  # each move's first node may run an H-search before its search looks
+            stats[ABORTED] = 1
+            return best
         i = order[j]
         m = np.int64(1) << i
         if c == BLACK:
@@ -353,9 +426,11 @@ def _root(c, nbr, adj, order, k, tt_b, tt_w, tt_v, tt_m, stats, deadline, every,
         if done:
             r = 1
         elif c == BLACK:
-            r = -_search(m, np.int64(0), np.int64(2), nbr, adj, order, full, tt_b, tt_w, tt_v, tt_m, stats, deadline)
+            r = -_search(m, np.int64(0), np.int64(2), nbr, adj, order, full, tt_b, tt_w, tt_v, tt_m, stats,
+                         deadline, vc)
         else:
-            r = -_search(np.int64(0), m, np.int64(1), nbr, adj, order, full, tt_b, tt_w, tt_v, tt_m, stats, deadline)
+            r = -_search(np.int64(0), m, np.int64(1), nbr, adj, order, full, tt_b, tt_w, tt_v, tt_m, stats,
+                         deadline, vc)
         if stats[ABORTED]:
             return best
         values[i] = r
@@ -392,7 +467,8 @@ def _table() -> Table:
     return _TABLE
 
 
-def _values(state: State, every: bool, nodes: int, seconds: float | None) -> tuple[dict, int | None, int, bool]:
+def _values(state: State, every: bool, nodes: int, seconds: float | None,
+            vc_min: int) -> tuple[dict, int | None, int, bool]:
     """({move: True won / False lost} for the moves searched, a winning cell or None, nodes,
     whether the search finished).  No swap here (see `solve`)."""
     g = reduce(state)
@@ -401,20 +477,23 @@ def _values(state: State, every: bool, nodes: int, seconds: float | None) -> tup
         return {}, None, 0, True
     table = _table()
     table.clear()  # the bits mean other cells in another position
-    stats = np.zeros(3, np.int64)
+    stats = np.zeros(4, np.int64)
     stats[LIMIT] = nodes
     deadline = time.monotonic() + (1e9 if seconds is None else seconds)
     values = np.zeros(k, np.int8)
+    vc = (to_kernel(state), np.array([padded(cell, state.width) for cell in g.empties], np.int64),
+          np.int64(vc_min), np.int64(VC_WORK))
     best = _root(state.to_move, g.nbr, g.adj, g.order, k, table.b, table.w, table.v, table.m, stats, deadline,
-                 every, values)
+                 every, values, vc)
     out = {g.empties[i]: bool(values[i] == 1) for i in range(k) if values[i] != 0}
     return out, (g.empties[best] if best >= 0 else None), int(stats[NODES]), not stats[ABORTED]
 
 
-def solve(state: State, nodes: int = DEFAULT_NODES, seconds: float | None = None) -> Proof:
+def solve(state: State, nodes: int = DEFAULT_NODES, seconds: float | None = None, vc_min: int = VC_MIN) -> Proof:
     """Who wins `state` with best play, and a winning move for the side to move when it is
     the winner; unproven (winner None) when `nodes` or `seconds` run out first, or with more
-    than MAX_EMPTIES empty cells.  A swap, where allowed, is tried after the cells."""
+    than MAX_EMPTIES empty cells.  A swap, where allowed, is tried after the cells.  H-search
+    runs at the nodes with at least `vc_min` empty cells (NO_VC: nowhere)."""
     w = state.winner()
     if w is not None:
         return Proof(w, None, 0)
@@ -422,12 +501,12 @@ def solve(state: State, nodes: int = DEFAULT_NODES, seconds: float | None = None
     if state.board.count(0) > MAX_EMPTIES:
         return Proof(None, None, 0)
     start = time.monotonic()
-    values, best, used, finished = _values(state, False, nodes, seconds)
+    values, best, used, finished = _values(state, False, nodes, seconds, vc_min)
     if best is not None:
         return Proof(me, best, used)
     if state.swap_allowed():
         left = None if seconds is None else max(0.0, seconds - (time.monotonic() - start))
-        after = solve(state.play(SWAP), max(1, nodes - used), left)
+        after = solve(state.play(SWAP), max(1, nodes - used), left, vc_min)
         used += after.nodes
         if after.winner == me:
             return Proof(me, SWAP, used)
@@ -436,21 +515,22 @@ def solve(state: State, nodes: int = DEFAULT_NODES, seconds: float | None = None
     return Proof(3 - me if finished else None, None, used)
 
 
-def winning_moves(state: State, nodes: int = DEFAULT_NODES, seconds: float | None = None) -> list[int] | None:
+def winning_moves(state: State, nodes: int = DEFAULT_NODES, seconds: float | None = None,
+                  vc_min: int = VC_MIN) -> list[int] | None:
     """Every winning move of the side to move (cells in order, then SWAP), or None when the
-    search could not finish.  [] when every move loses."""
+    search could not finish.  [] when every move loses.  `vc_min` as in `solve`."""
     if state.is_terminal():
         return []
     if state.board.count(0) > MAX_EMPTIES:
         return None
     start = time.monotonic()
-    values, _, used, finished = _values(state, True, nodes, seconds)
+    values, _, used, finished = _values(state, True, nodes, seconds, vc_min)
     if not finished:
         return None
     moves = sorted(m for m, won in values.items() if won)
     if state.swap_allowed():
         left = None if seconds is None else max(0.0, seconds - (time.monotonic() - start))
-        after = solve(state.play(SWAP), max(1, nodes - used), left)
+        after = solve(state.play(SWAP), max(1, nodes - used), left, vc_min)
         if after.winner is None:
             return None
         if after.winner == state.to_move:

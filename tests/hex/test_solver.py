@@ -10,6 +10,7 @@ oracle on random small positions, the swap included.
 from __future__ import annotations
 
 import random
+import time
 
 import pytest
 
@@ -175,3 +176,42 @@ def test_solves_sixteen_empty_cells():
             after = s.play(proof.move)
             assert S.solve(after).winner == s.to_move
         done += 1
+
+
+def test_connections_change_no_answer():
+    # H-search at every node (vc_min 1) against none: the same winning moves, every one
+    rng = random.Random(7)
+    checked = 0
+    while checked < 40:
+        w, h = rng.choice([(4, 4), (5, 4), (4, 5), (5, 5)])
+        s = random_position(rng, w, h, rng.randint(6, 13))
+        if s is None:
+            continue
+        assert S.winning_moves(s, vc_min=1) == S.winning_moves(s, vc_min=S.NO_VC)
+        checked += 1
+
+
+# 79 moves of an 11x11 game of `mcts` against itself (3,000 iterations a move); White to move,
+# 42 empty cells, 13 plies before White joined its edges
+DECIDED = ("k3 e2 f2 f3 i3 h5 g5 f8 e8 f7 e7 f6 e6 f5 e5 g4 d4 d10 e9 e10 c10 d9 c9 d8 c8 d7 b7 e3 c3 c5 "
+           "f9 f10 g9 g10 h9 h10 i9 i10 b5 b6 c6 d5 d6 e4 j5 i7 k2 k1 i2 j8 h7 i6 h6 i5 j7 i8 j10 g6 g3 "
+           "f4 h4 j4 k4 j6 j9 b8 c7 c4 b4 d3 c2 d2 g2 h3 h2 h1 g1 f1 e1").split()
+
+
+def test_connections_prove_a_game_long_before_its_end():
+    s = from_moves(11, DECIDED)
+    assert s.to_move == WHITE and s.board.count(EMPTY) == 42
+    assert S.solve(s, nodes=100_000, vc_min=S.NO_VC).winner is None  # beyond the plain search
+    proof = S.solve(s, nodes=1_000)
+    assert proof.winner == WHITE and proof.nodes <= 1_000
+    after = s.play(proof.move)
+    assert S.solve(after, nodes=1_000).winner == WHITE  # Black to move, lost whatever it plays
+
+
+def test_connections_keep_the_deadline():
+    s = from_moves(11, DECIDED[:40])  # 81 empty cells: too many
+    assert S.solve(s, seconds=1.0) == S.Proof(None, None, 0)
+    s = from_moves(7, "d4 c5 e3 b6 f2".split())  # 44 empty cells, far from decided
+    start = time.monotonic()
+    assert S.solve(s, seconds=0.05).winner is None
+    assert time.monotonic() - start < 0.08
