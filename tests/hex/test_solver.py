@@ -91,38 +91,43 @@ def random_position(rng: random.Random, w: int, h: int, empties: int) -> State:
     return s
 
 
+def random_positions(seed: int, count: int, shapes: list, empties: tuple[int, int]):
+    """`count` positions from random_position, of the board shapes (w, h) and numbers of
+    empty cells given."""
+    rng = random.Random(seed)
+    found = 0
+    while found < count:
+        w, h = rng.choice(shapes)
+        s = random_position(rng, w, h, rng.randint(*empties))
+        if s is not None:
+            found += 1
+            yield s
+
+
+SMALL = [(3, 3), (4, 3), (3, 4), (4, 4), (5, 3), (2, 5)]
+MIDDLE = [(4, 4), (5, 4), (4, 5), (5, 5)]
+
+
 def test_against_the_plain_negamax():
-    rng = random.Random(1)
     memo: dict = {}
-    checked = won = 0
-    while checked < 120:
-        w, h = rng.choice([(3, 3), (4, 3), (3, 4), (4, 4), (5, 3), (2, 5)])
-        s = random_position(rng, w, h, rng.randint(1, 8))
-        if s is None:
-            continue
+    won = 0
+    for s in random_positions(1, 120, SMALL, (1, 8)):
         expect = oracle_moves(s, memo)
         assert S.winning_moves(s) == expect
         proof = S.solve(s)
         assert proof.winner == (s.to_move if expect else 3 - s.to_move)
         assert (proof.move in expect) if expect else proof.move is None
-        checked += 1
         won += bool(expect)
     assert 20 < won < 100
 
 
 def test_symmetries_of_solved_positions():
-    rng = random.Random(2)
-    checked = 0
-    while checked < 60:
-        w, h = rng.choice([(4, 4), (5, 4), (4, 5), (5, 5)])
-        s = random_position(rng, w, h, rng.randint(6, 12))
-        if s is None:
-            continue
+    for s in random_positions(2, 60, MIDDLE, (6, 12)):
+        w, h = s.width, s.height
         moves = S.winning_moves(s)
         assert moves is not None
         assert S.winning_moves(rotate(s)) == sorted(rotate_cell(m, w, h) for m in moves)
         assert S.winning_moves(transpose_swap(s)) == sorted(transpose_cell(m, w, h) for m in moves)
-        checked += 1
 
 
 def test_swap_is_a_move_of_the_solver():
@@ -180,15 +185,8 @@ def test_solves_sixteen_empty_cells():
 
 def test_connections_change_no_answer():
     # H-search at every node (vc_min 1) against none: the same winning moves, every one
-    rng = random.Random(7)
-    checked = 0
-    while checked < 40:
-        w, h = rng.choice([(4, 4), (5, 4), (4, 5), (5, 5)])
-        s = random_position(rng, w, h, rng.randint(6, 13))
-        if s is None:
-            continue
+    for s in random_positions(7, 40, MIDDLE, (6, 13)):
         assert S.winning_moves(s, vc_min=1) == S.winning_moves(s, vc_min=S.NO_VC)
-        checked += 1
 
 
 # 79 moves of an 11x11 game of `mcts` against itself (3,000 iterations a move); White to move,
