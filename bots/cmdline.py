@@ -12,7 +12,7 @@ import math
 import sys
 from typing import Any, Callable, Sequence
 
-from .players import PlayerError, make_player, parse_spec, player_table
+from .players import PlayerError, check_ponder, make_player, parse_spec, player_table
 
 __all__ = ["UsageFailure", "page", "output_file", "listening", "player_spec", "checked_player", "shower",
            "number", "port", "positive", "nonnegative", "count", "whole", "add_player", "add_workers",
@@ -122,6 +122,23 @@ def add_player(p: argparse.ArgumentParser, game: str, default: str | None, flag:
 def add_workers(p: argparse.ArgumentParser) -> None:
     p.add_argument("--workers", type=count, default=None,
                    help="search processes (default: all cores; none when every player is a person)")
+
+
+def add_ponder(p: argparse.ArgumentParser) -> None:
+    """--ponder, for every engine speaking a GTP dialect (bots.gtp_runtime.GameEngine)."""
+    p.add_argument("--ponder", action="store_true",
+                   help="search on while the opponent thinks: the next move starts from what was found "
+                        "(the workers' cores stay busy between our moves)")
+
+
+def checked_ponder(game: str, player: str, ponder: bool) -> bool:
+    """--ponder, if the player can (UsageFailure naming why not)."""
+    if ponder:
+        try:
+            check_ponder(game, player)
+        except PlayerError as exc:
+            raise UsageFailure(str(exc)) from None
+    return ponder
 
 
 # -- game records ---------------------------------------------------------------------------------

@@ -36,6 +36,7 @@ import re
 import signal
 import stat
 import sys
+import time
 from collections.abc import Awaitable, Callable
 from typing import Any, ClassVar, TypeVar
 
@@ -46,14 +47,17 @@ from protocol.gtp import Command, CommandDecoder, ProtocolError, UsageError, enc
 from search.budget import Budget
 from search.contracts import Context
 
+from .cmdline import add_ponder
 from .decide import decide
-from .players import make_player
+from .players import check_ponder, make_player, player_table, ponder
 from .runner import MoveReport, SearchRunner
 
 NAME = "bots"
 _NUMBER = re.compile(r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]{1,3})?")
 _INTEGER = re.compile(r"[+-]?[0-9]{1,18}")
 _MARK = "_gtp_command"
+PONDER_SLICE = 0.05  # seconds of one pondering job: a move asked for waits at most this for its workers
+PONDER_LIMIT = 1.0  # ... and a slice still running after this long has hung (its worker is replaced)
 
 
 class Failure(Exception):
@@ -199,6 +203,9 @@ class Engine:
             self.log.exception("command raised", command=cmd.name, args=cmd.args)
             return False, f"internal error: {type(exc).__name__}"
 
+    def close(self) -> None:
+        """Stop what the engine does in the background (`_run` calls it on the way out)."""
+
     async def think(self, state: Any, budget: Budget, context: Context | None = None) -> tuple[Any, MoveReport]:
         """Our player's move for `state` through `bots.decide.decide`: legal by our rules,
         whatever the search did."""
@@ -240,16 +247,61 @@ Engine.table = command_table(Engine)
 
 
 class GameEngine(Engine):
-    """An engine that plays one game at a time (Go's, Hex's): `genmove`, `reg_genmove` and
-    `undo` once for both.  A subclass keeps `history` (one entry per move played, appended by
-    its own `_commit`) and defines `_generate(cmd, commit)` (the move as the protocol writes
-    it; played when `commit`) and `_restore(entry)` (back to the position of a history entry)."""
+    """An engine that plays one game at a time (Go's, Hex's): `genmove`, `reg_genmove`, `undo`
+    and pondering once for both.  A subclass keeps `state` (the position) and `history` (one
+    entry per move played, appended by its own `_commit`) and defines `_generate(cmd, commit)`
+    (the move as the protocol writes it; played when `commit`) and `_restore(entry)` (back to
+    the position of a history entry).
+
+    With `ponder`, the workers search on after each move `genmove` played, while the
+    controller waits for the opponent (bots.players.ponder: the player's kept tree grows), in
+    slices of PONDER_SLICE seconds until the next command arrives: a move asked for then
+    waits at most one slice for its workers, and the position it searches holds what the
+    pondering found under the opponent's reply."""
 
     history: list
+    state: Any
+
+    def __init__(self, *args: Any, ponder: bool = False, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        if ponder:
+            check_ponder(self.game, self.player)
+        self.ponder = ponder
+        self._ponder_task: asyncio.Task | None = None
+        self._ponder_token: object | None = None  # the pondering under way; None: stop it
+
+    async def handle(self, cmd: Command) -> tuple[bool, str]:
+        self._ponder_token = None  # any command stops the pondering (its slice ends on its own)
+        return await super().handle(cmd)
+
+    def close(self) -> None:
+        self._ponder_token = None
+        if self._ponder_task is not None:
+            self._ponder_task.cancel()
 
     @command("genmove")
     async def _genmove(self, cmd: Command) -> str:
-        return await self._generate(cmd, commit=True)
+        played = len(self.history)
+        answer = await self._generate(cmd, commit=True)
+        if self.ponder and self.runner is not None and len(self.history) > played and not self.state.is_terminal():
+            session = self.runner.session()
+            parts = session.share() if getattr(player_table(self.game)[self.player], "parallel", False) else 1
+            token = self._ponder_token = object()
+            self._ponder_task = asyncio.ensure_future(self._pondering(self.state, session.key, parts, token))
+        return answer
+
+    async def _pondering(self, state: Any, key: str, parts: int, token: object) -> None:
+        """Ponder `state` in slices on `parts` workers until `token` is withdrawn or a slice fails."""
+        started, nodes, failed = time.monotonic(), 0, None
+        try:
+            while self._ponder_token is token and failed is None:
+                budget = Budget(PONDER_SLICE, limit=PONDER_LIMIT)
+                reports = await asyncio.gather(*(self.runner.run(ponder, self.game, self.player, self.params,
+                                                                 state, key, budget=budget) for _ in range(parts)))
+                nodes += sum(r.nodes for r in reports)
+                failed = next((r.fallback for r in reports if r.fallback is not None), None)
+        finally:  # (also when the engine closes under it)
+            self.log.info("pondered", seconds=round(time.monotonic() - started, 3), nodes=nodes, stopped_by=failed)
 
     @command("reg_genmove")
     async def _reg_genmove(self, cmd: Command) -> str:
@@ -403,6 +455,7 @@ async def _run(game: str, make_engine: EngineFactory, warm: Callable[[], Any] | 
                 raise
             log.info("stopped by SIGTERM")
         finally:
+            engine.close()
             loop.remove_signal_handler(signal.SIGTERM)
             if warming is not None:
                 warming.cancel()
@@ -476,4 +529,6 @@ def argument_parser(prog: str, description: str, game: str) -> argparse.Argument
     parser.add_argument("--param", type=_param, action="append", default=[], metavar="KEY=VALUE",
                         help="a player option (repeatable)")
     parser.add_argument("--workers", type=int, default=2, help="search worker processes (default: 2)")
+    add_ponder(parser)
     return parser
+

@@ -106,3 +106,18 @@ def think(game: str, name: str, params: tuple, state: State, context: Context | 
     last; an ended session's player ages out.
     """
     return _cached(session, game, name, params).choose(state, context, budget)
+
+
+def check_ponder(game: str, name: str) -> None:
+    """PlayerError unless the player can search on while the opponent thinks (a `ponder`
+    method: a player that keeps its search tree between moves)."""
+    if not callable(getattr(player_table(game).get(name), "ponder", None)):
+        raise PlayerError(f"{game} player {name!r} cannot ponder: only a player that keeps its search tree "
+                          "between moves can (mcts)")
+
+
+def ponder(game: str, name: str, params: tuple, state: State, session: str | None, budget: Budget) -> SearchResult:
+    """The job a worker runs while the opponent thinks (an engine's `--ponder`): the same cached
+    player as `think`'s searches `state`, the opponent to move, until the budget ends, so the
+    tree it keeps for its next move has grown (when the reply is one it searched)."""
+    return _cached(session, game, name, params).ponder(state, budget)  # type: ignore[attr-defined]

@@ -13,8 +13,8 @@ import os
 
 import structlog
 
-from ..cmdline import (UsageFailure, add_player, add_record, add_workers, checked_player, count, listening,
-                       not_a_person, number, page, port, positive, record_directory)
+from ..cmdline import (UsageFailure, add_player, add_ponder, add_record, add_workers, checked_player, checked_ponder,
+                       count, listening, not_a_person, number, page, port, positive, record_directory)
 from ..loop import run as _run
 from .game import GAME
 from .match import DEFAULT_PORT as CGOS_PORT
@@ -32,6 +32,7 @@ def add_gtp(sub: argparse._SubParsersAction) -> None:
              "controller's clock (time_settings, kgs-time_settings, time_left; 2 s a move when none is set).")
     add_player(p, "go", GAME.default_player, persons=False)
     add_workers(p)
+    add_ponder(p)
     p.set_defaults(func=gtp)
 
 
@@ -55,7 +56,8 @@ def gtp(args: argparse.Namespace) -> int:
 
     name, params = checked_player("go", args.player, args.param)
     not_a_person("go", name, "a GTP engine reads its commands on stdin")
-    return main(name, params, workers=args.workers or os.cpu_count() or 1)
+    ponder = checked_ponder("go", name, args.ponder)
+    return main(name, params, workers=args.workers or os.cpu_count() or 1, ponder=ponder)
 
 
 def _check_size(size: int) -> int:

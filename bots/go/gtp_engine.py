@@ -105,8 +105,8 @@ class Engine(ClockedEngine):
     colours = (BLACK, WHITE)
 
     def __init__(self, runner: SearchRunner | None, player: str = "random", params: tuple = (),
-                 superko: str = "positional", log: Any = None) -> None:
-        super().__init__(runner, player, params, log)
+                 superko: str = "positional", log: Any = None, ponder: bool = False) -> None:
+        super().__init__(runner, player, params, log, ponder=ponder)
         self.superko = superko
         self.state: State = empty(9, 7.5, superko)
         self.history: list[State] = []
@@ -287,12 +287,13 @@ def _warm() -> None:
     dead_stones(empty(5).play(12), 1)
 
 
-def main(player: str, params: tuple, workers: int = 2, superko: str = "positional") -> int:
-    """Run the GTP engine on stdin/stdout until quit or EOF.  0 when done, 1 when stdin or
-    stdout cannot be used, 2 for a bad player or option, 130 on Ctrl-C."""
+def main(player: str, params: tuple, workers: int = 2, superko: str = "positional", ponder: bool = False) -> int:
+    """Run the GTP engine on stdin/stdout until quit or EOF (`ponder`: search on while the
+    opponent thinks).  0 when done, 1 when stdin or stdout cannot be used, 2 for a bad player
+    or option, 130 on Ctrl-C."""
     params = tuple(sorted(params))
-    return gtp_runtime.main("go", lambda runner, log: Engine(runner, player, params, superko, log), workers,
-                            _warm, label="GTP", logger="bots.go.gtp_engine")
+    return gtp_runtime.main("go", lambda runner, log: Engine(runner, player, params, superko, log, ponder=ponder),
+                            workers, _warm, label="GTP", logger="bots.go.gtp_engine")
 
 
 if __name__ == "__main__":
@@ -300,4 +301,4 @@ if __name__ == "__main__":
                                          "Our Go engine over GTP on stdin/stdout (logs on stderr).", "Go")
     parser.add_argument("--superko", default="positional", choices=("positional", "goban"))
     ns = parser.parse_args()
-    sys.exit(main(ns.player, tuple(ns.param), ns.workers, ns.superko))
+    sys.exit(main(ns.player, tuple(ns.param), ns.workers, ns.superko, ns.ponder))

@@ -73,11 +73,25 @@ def bonus_ceiling(state: State, cap: int) -> int:
     return int(cap * max(0.0, 2.0 * state.board.count(0) / len(state.board) - 1.0))
 
 
-def two_moves_between(before: State, after: State) -> tuple[int, int] | None:
-    """The moves (ours, theirs) that lead from `before` to `after`, or None if no two do.
-    (Our move is found on the board, theirs is `after.last`; the merged vote of several
-    workers may not be the move this worker preferred, so it is not remembered.)"""
-    if before.size != after.size or after.to_move != before.to_move or after.last is None:
+def _same(a: State, b: State) -> bool:
+    return a.board == b.board and a.to_move == b.to_move and a.passes == b.passes and a.ko == b.ko
+
+
+def moves_between(before: State, after: State) -> tuple[int, ...] | None:
+    """The moves that lead from `before` to `after`: () for the same position, (theirs,) for one
+    move (the last, `after.last`), (ours, theirs) for two, or None if none of these does.
+    (Our move of two is found on the board; the merged vote of several workers may not be the
+    move this worker preferred, so it is not remembered.)  One move is a pondered position:
+    our move played, or the reply to it (bots.players.ponder)."""
+    if before.size != after.size:
+        return None
+    if _same(before, after):
+        return ()
+    if after.last is None:
+        return None
+    if after.to_move != before.to_move:
+        if before.is_legal(after.last) and _same(before.play(after.last), after):
+            return (after.last,)
         return None
     me = before.to_move
     ours = [p for p in range(len(after.board)) if after.board[p] == me and not before.board[p]]
@@ -85,10 +99,7 @@ def two_moves_between(before: State, after: State) -> tuple[int, int] | None:
         if not before.is_legal(m1):
             continue
         mid = before.play(m1)
-        if not mid.is_legal(after.last):
-            continue
-        nxt = mid.play(after.last)
-        if nxt.board == after.board and nxt.passes == after.passes and nxt.ko == after.ko:
+        if mid.is_legal(after.last) and _same(mid.play(after.last), after):
             return m1, after.last
     return None
 
@@ -144,6 +155,19 @@ class MCTS:
             move = book.lookup(state)
             if move is not None:
                 return SearchResult(move, 0.5, 0, 0, time.monotonic() - start, ((move, 1),))
+        return self._search(state, budget, self.early_stop, start)
+
+    def ponder(self, state: State, budget: Budget) -> SearchResult:
+        """Search `state`, the opponent to move, until the budget ends (no early stop): the
+        tree this player keeps for its next move grows while the opponent thinks
+        (bots.players.ponder).  The move it returns is the opponent's likeliest."""
+        start = time.monotonic()
+        if state.is_terminal() or not self.reuse:
+            return SearchResult(None)
+        return self._search(state, budget, False, start, ponder=True)
+
+    def _search(self, state: State, budget: Budget, early_stop: bool, start: float,
+                ponder: bool = False) -> SearchResult:
         tree = self._root_for(state)
         size = state.size
         legal = state.legal_moves()
@@ -155,14 +179,15 @@ class MCTS:
         B, S = to_kernel(state, self._ours)
         table = self._table if size == gammas.SIZE else gammas.NONE
         bonus = min(self._bonus, bonus_ceiling(state, komi_cap(size))) if self._bonus > 0 else self._bonus
-        komi = state.komi + (bonus if state.to_move == WHITE else -bonus)
+        me = state.to_move if not ponder else 3 - state.to_move  # dynkomi's points are ours
+        komi = state.komi + (bonus if me == WHITE else -bonus)
         pos, params = (B, S), (komi, self.heavy, self.ladders, table.gammas, float(self.prior_weight),
                                table.shapes, self.throwins, float(self.score_bonus))
         scratch = K.SEARCH.scratch(mask.shape[0])
         limit = self.playouts if self.playouts is not None else budget.nodes
         expand, rave, know, _ = K.SEARCH.policy
         done, full = K.SEARCH.search(tree, pos, params, mask, scratch, budget.deadline - SAFETY, limit,
-                                     self.early_stop, policy=(expand, rave, know, self.amaf_distance))
+                                     early_stop, policy=(expand, rave, know, self.amaf_distance))
         if full:  # start afresh next time
             self._tree = None
         allowed = set(legal)
@@ -173,7 +198,7 @@ class MCTS:
         else:
             move = max(votes, key=lambda mv: mv[1])[0]
             value = uct.value(tree, int(uct.child_of(tree.I, uct.root(tree), padded(move, size))))
-            if self.dynkomi and done >= DYNKOMI_MIN_ITERATIONS:
+            if self.dynkomi and not ponder and done >= DYNKOMI_MIN_ITERATIONS:
                 self._bonus = next_bonus(bonus, value, komi_step(size), komi_cap(size))
         return SearchResult(move, value, 0, done, time.monotonic() - start, tuple(votes))
 
@@ -182,15 +207,17 @@ class MCTS:
         return s > 0 if state.to_move == 1 else s < 0
 
     def _root_for(self, state: State) -> uct.Tree:
-        """The tree for `state`: the old one re-rooted if it leads here, else a new one."""
+        """The tree for `state`: the old one re-rooted if it leads here (one move or two), else
+        a new one."""
         old, self._root_state = self._root_state, state
-        moves = two_moves_between(old, state) if old is not None else None
-        self._ours = moves[0] if moves is not None else None  # the move before the last, for the priors
+        moves = moves_between(old, state) if old is not None else None
         if moves is None:  # not our game's next position: a new game
-            self._bonus = 0
+            self._ours, self._bonus = None, 0
+        elif moves:  # the move before the last, for the priors
+            self._ours = moves[-2] if len(moves) == 2 else old.last
         if self.reuse and self._tree is not None and moves is not None and old.komi == state.komi \
-                and uct.reroot(self._tree, [padded(m, state.size) for m in moves]):
-            return self._tree
+                and (moves == () or uct.reroot(self._tree, [padded(m, state.size) for m in moves])):
+            return self._tree  # the same root (pondered again) is kept until the tree is full
         self._tree = uct.new_tree(self.capacity)
         return self._tree
 

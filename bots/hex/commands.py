@@ -12,8 +12,8 @@ import argparse
 import os
 import sys
 
-from ..cmdline import (UsageFailure, add_player, add_record, add_workers, checked_player, count, not_a_person,
-                       page, players_text, positive, record_directory, search_workers)
+from ..cmdline import (UsageFailure, add_player, add_ponder, add_record, add_workers, checked_player, checked_ponder,
+                       count, not_a_person, page, players_text, positive, record_directory, search_workers)
 from ..human import is_person
 from ..loop import run as _run
 from ..runner import SearchRunner
@@ -60,6 +60,7 @@ def add_htp(sub: argparse._SubParsersAction) -> None:
              "param_game game_time; 2 s a move when none is set).")
     add_player(p, "hex", GAME.default_player, persons=False)
     add_workers(p)
+    add_ponder(p)
     p.set_defaults(func=htp)
 
 
@@ -138,6 +139,7 @@ def htp(args: argparse.Namespace) -> int:
 
     name, params = checked_player("hex", args.player, args.param)
     not_a_person("hex", name, "an HTP engine reads its commands on stdin")
-    return main(name, params, workers=args.workers or os.cpu_count() or 1)
+    ponder = checked_ponder("hex", name, args.ponder)
+    return main(name, params, workers=args.workers or os.cpu_count() or 1, ponder=ponder)
 
 

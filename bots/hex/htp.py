@@ -107,8 +107,8 @@ class Engine(ClockedEngine):
     colours = (BLACK, WHITE)
 
     def __init__(self, runner: SearchRunner | None, player: str = "random", params: tuple = (),
-                 log: Any = None) -> None:
-        super().__init__(runner, player, params, log)
+                 log: Any = None, ponder: bool = False) -> None:
+        super().__init__(runner, player, params, log, ponder=ponder)
         self.allow_swap = False  # Benzene's default: `param_game allow_swap 1` turns it on
         self.little_golem = False  # print the swap as LittleGolem's `swap`
         self.state: State = empty(DEFAULT_SIZE)
@@ -359,16 +359,17 @@ def _warm() -> None:
     state.play(SWAP).winner()
 
 
-def main(player: str, params: tuple, workers: int = 2) -> int:
-    """Run the HTP engine on stdin/stdout until quit or EOF.  0 when done, 1 when stdin or
-    stdout cannot be used, 2 for a bad player or option, 130 on Ctrl-C."""
+def main(player: str, params: tuple, workers: int = 2, ponder: bool = False) -> int:
+    """Run the HTP engine on stdin/stdout until quit or EOF (`ponder`: search on while the
+    opponent thinks).  0 when done, 1 when stdin or stdout cannot be used, 2 for a bad player
+    or option, 130 on Ctrl-C."""
     params = tuple(sorted(params))
-    return gtp_runtime.main("hex", lambda runner, log: Engine(runner, player, params, log), workers, _warm,
-                            label="HTP", logger="bots.hex.htp")
+    return gtp_runtime.main("hex", lambda runner, log: Engine(runner, player, params, log, ponder=ponder), workers,
+                            _warm, label="HTP", logger="bots.hex.htp")
 
 
 if __name__ == "__main__":
     parser = gtp_runtime.argument_parser("python -m bots.hex.htp",
                                          "Our Hex engine over HTP on stdin/stdout (logs on stderr).", "Hex")
     ns = parser.parse_args()
-    sys.exit(main(ns.player, tuple(ns.param), ns.workers))
+    sys.exit(main(ns.player, tuple(ns.param), ns.workers, ns.ponder))

@@ -73,12 +73,22 @@ SEARCH = uct.Kernel(uct.GameKernels(K._to_move, K._copy, K.play, K._is_over, K.c
                                     VC.knowledge), "hex")
 
 
-def two_moves_between(before: State, after: State) -> tuple[int, int] | None:
-    """The moves (ours, theirs) that lead from `before` to `after`, or None if no two do.
-    Ours is found on the board (a new stone of our colour, or the swap), theirs is
-    `after.last`."""
-    if (before.width, before.height, before.swap) != (after.width, after.height, after.swap) \
-            or after.to_move != before.to_move or after.last is None or after.plies != before.plies + 2:
+def moves_between(before: State, after: State) -> tuple[int, ...] | None:
+    """The moves that lead from `before` to `after`: () for the same position, (theirs,) for one
+    move (`after.last`), (ours, theirs) for two, or None if none of these does.  Ours of two is
+    found on the board (a new stone of our colour, or the swap).  One move is a pondered
+    position: our move played, or the reply to it (bots.players.ponder)."""
+    if (before.width, before.height, before.swap) != (after.width, after.height, after.swap):
+        return None
+    if after.key() == before.key() and after.plies == before.plies:
+        return ()
+    if after.last is None:
+        return None
+    if after.plies == before.plies + 1:
+        if before.is_legal(after.last) and before.play(after.last).key() == after.key():
+            return (after.last,)
+        return None
+    if after.to_move != before.to_move or after.plies != before.plies + 2:
         return None
     me = before.to_move
     ours = [c for c in range(before.cells) if after.board[c] == me and not before.board[c]]
@@ -222,10 +232,20 @@ class MCTS:
                 wins = [m for m in wins if m in allowed]
                 if wins:
                     return sure(wins[0], 1.0, proof.nodes)
-        return self._search(state, tree, legal, allowed, budget, start)
+        return self._search(state, tree, legal, allowed, budget, start, self.early_stop)
+
+    def ponder(self, state: State, budget: Budget) -> SearchResult:
+        """Search `state`, the opponent to move, until the budget ends (no tactics, solver or
+        early stop): the tree this player keeps for its next move grows while the opponent
+        thinks (bots.players.ponder).  The move it returns is the opponent's likeliest."""
+        start = time.monotonic()
+        if state.is_terminal() or not self.reuse:
+            return SearchResult(None)
+        legal = state.legal_moves()
+        return self._search(state, self._root_for(state), legal, set(legal), budget, start, False)
 
     def _search(self, state: State, tree: uct.Tree, legal: list, allowed: set, budget: Budget,
-                start: float) -> SearchResult:
+                start: float, early_stop: bool) -> SearchResult:
         w = state.width
         pos = to_kernel(state)
         space = K.space(pos)
@@ -245,7 +265,7 @@ class MCTS:
         totals: dict[int, int] = {}  # the root votes of the trees that filled up during this move
         while True:
             got, full = SEARCH.search(tree, pos, params, mask, scratch, deadline,
-                                      None if limit is None else limit - done, self.early_stop,
+                                      None if limit is None else limit - done, early_stop,
                                       policy=(self.expand_visits, self.rave_equiv, self.know, 0))
             done += got
             if not full:
@@ -282,7 +302,9 @@ class MCTS:
         """The tree for `state`: the old one re-rooted if it leads here, else a new one."""
         old, self._root_state = self._root_state, state
         if self.reuse and self._tree is not None and old is not None:
-            moves = two_moves_between(old, state)
+            moves = moves_between(old, state)
+            if moves == ():  # the same root (pondered again) is kept until the tree is full
+                return self._tree
             if moves is not None and uct.reroot(self._tree, [padded(m, state.width) for m in moves]):
                 return self._tree
         self._tree = uct.new_tree(self.capacity)

@@ -223,6 +223,8 @@ def test_gtp_with_a_bad_player_exits_2(capsys):
     assert code == 2 and "mcts.heavy" in err
     code, _, err = run_main(["gtp", "go", "--param", "heavy"], capsys)
     assert code == 2 and "key=value" in err
+    code, _, err = run_main(["gtp", "go", "--player", "random", "--ponder"], capsys)
+    assert code == 2 and "cannot ponder" in err
 
 
 # -- play (CGOS) --------------------------------------------------------------------------------
@@ -371,7 +373,7 @@ def test_the_kernel_against_python_speed_script_runs_from_a_checkout():
 # -- help ---------------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("argv, options", [
-    (["gtp", "go", "--help"], ["--player", "--param", "--workers", "go"]),
+    (["gtp", "go", "--help"], ["--player", "--param", "--workers", "--ponder", "go"]),
     (["play", "go", "--help"], ["--cgos", "--password", "--games", "--name", "--player", "--overhead", "go"]),
     (["serve", "cgos", "--help"], ["cgos", "--port", "--random", "--komi", "--time", "--size"]),
     (["arena", "go", "--help"],

@@ -29,7 +29,7 @@ from bots.go.board import (
     setup,
 )
 from bots.decide import decide, merge
-from bots.go.mcts import MCTS, padded, to_kernel, two_moves_between, unpadded
+from bots.go.mcts import MCTS, padded, to_kernel, moves_between, unpadded
 from bots.players import PlayerError, make_player
 from bots.runner import MoveReport
 from search.budget import Budget, SearchResult
@@ -318,16 +318,18 @@ def test_mcts_without_reuse_starts_every_search_afresh():
     assert int(meta[1]) == 0 and V[K.VN, 0] == 400
 
 
-def test_two_moves_between():
+def test_moves_between():
     s0 = from_moves(9, ["E5", "E4"])
-    assert two_moves_between(s0, s0.play("C3").play("G7")) == (P("C3"), P("G7"))
-    assert two_moves_between(s0, s0.play(PASS).play("G7")) == (PASS, P("G7"))
-    assert two_moves_between(s0, s0.play("C3").play(PASS)) == (P("C3"), PASS)
-    assert two_moves_between(s0, s0.play("C3")) is None  # one move: the other side to move
-    assert two_moves_between(s0, s0) is None
-    assert two_moves_between(s0, s0.play("C3").play("G7").play("C7").play("G3")) is None
-    assert two_moves_between(s0, from_moves(9, ["C3", "G7"])) is None  # not reachable from s0
-    assert two_moves_between(empty(9), empty(7)) is None
+    assert moves_between(s0, s0.play("C3").play("G7")) == (P("C3"), P("G7"))
+    assert moves_between(s0, s0.play(PASS).play("G7")) == (PASS, P("G7"))
+    assert moves_between(s0, s0.play("C3").play(PASS)) == (P("C3"), PASS)
+    assert moves_between(s0, s0.play("C3")) == (P("C3"),)  # one move: a pondered position
+    assert moves_between(s0, s0.play(PASS)) == (PASS,)
+    assert moves_between(s0, s0) == ()
+    assert moves_between(s0.play("C3"), s0.play("D3")) is None  # another move, not one more
+    assert moves_between(s0, s0.play("C3").play("G7").play("C7").play("G3")) is None
+    assert moves_between(s0, from_moves(9, ["C3", "G7"])) is None  # not reachable from s0
+    assert moves_between(empty(9), empty(7)) is None
     # our move captures, their reply
     cap = from_diagram("""
         . . . . .
@@ -337,7 +339,7 @@ def test_two_moves_between():
         . X . . .
     """, to_move=BLACK)
     after = cap.play("C2").play("E5")
-    assert two_moves_between(cap, after) == (P("C2", 5), P("E5", 5))
+    assert moves_between(cap, after) == (P("C2", 5), P("E5", 5))
     # their reply captures our stone: some pair leading to the same board is found
     mouth = from_diagram("""
         . . . . .
@@ -347,7 +349,7 @@ def test_two_moves_between():
         . . . . .
     """, to_move=BLACK)
     after = mouth.play("B2").play("B1")
-    pair = two_moves_between(mouth, after)
+    pair = moves_between(mouth, after)
     assert pair is not None
     replay = mouth.play(pair[0]).play(pair[1])
     assert (replay.board, replay.to_move, replay.ko, replay.passes) == \
@@ -692,3 +694,26 @@ def test_strong_players_beat_random(name, params, budget):
         black, white = (ours, rnd) if colour == BLACK else (rnd, ours)
         final = play_game(black, white, empty(9), lambda p: Budget(budget.seconds, budget.nodes))
         assert final.is_terminal() and final.winner() == colour, final.score()
+
+
+def test_pondering_grows_the_tree_the_next_move_searches():
+    """A search of the opponent's turn (ponder) is kept: the next move's root starts with the
+    visits the reply got while pondering, on top of the move's own."""
+    s0 = from_moves(9, ["E5", "E4"])
+    player = MCTS(seed=1, use_book=False, early_stop=False, capacity=100_000)
+    ours = player.choose(s0, None, Budget(10.0, nodes=300)).move
+    s1 = s0.play(ours)
+    pondered = player.ponder(s1, Budget(10.0, nodes=2_000))
+    assert pondered.nodes == 2_000 and s1.is_legal(pondered.move)
+    reply = pondered.move  # the reply it searched most
+    kept = dict(pondered.votes)[reply]
+    r = player.choose(s1.play(reply), None, Budget(10.0, nodes=100))
+    V, _, meta = player._tree
+    assert V[K.VN, int(meta[1])] == kept + r.nodes == kept + 100  # the new root holds both searches
+    cold = MCTS(seed=1, use_book=False, early_stop=False, capacity=100_000)
+    assert sum(v for _, v in cold.choose(s1.play(reply), None, Budget(10.0, nodes=100)).votes) <= 100
+    # pondering the same position again goes on with the same tree
+    tree = player._tree
+    player.ponder(s1.play(reply).play(r.move), Budget(10.0, nodes=50))
+    player.ponder(s1.play(reply).play(r.move), Budget(10.0, nodes=50))
+    assert player._tree is tree and player._tree.V[K.VN, int(player._tree[2][1])] >= 100

@@ -10,6 +10,7 @@ import re
 import shutil
 import signal
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -23,7 +24,7 @@ from bots.go.clock import moves_left
 from bots.go.board import owners
 from bots.go.gtp_engine import Engine, TimeSettings, dead_stones, serve
 from tests.go import oracle
-from tests.helpers import ScriptedRunner
+from tests.helpers import ScriptedRunner, info_logs
 from bots.players import PlayerError
 from search.contracts import Context
 from protocol.gtp import (
@@ -310,6 +311,47 @@ async def test_genmove_with_the_real_runner_plays_legal_moves(runner):
         before = engine.state
         answer = await ok(engine, f"genmove {colour}")
         assert before.is_legal(parse_point(answer)) and engine.state == before.play(answer)
+
+
+async def test_pondering_searches_between_our_moves_until_the_next_command(runner):
+    """With ponder, the workers search the opponent's turn after each genmove, until any
+    command arrives; the next genmove answers in time from the kept tree."""
+    with info_logs() as logs:
+        engine = Engine(runner, "mcts", (("use_book", "false"),), ponder=True)
+        await ok(engine, "time_settings 0 0.3 1")
+        first = await ok(engine, "genmove b")
+        await asyncio.sleep(0.6)
+        task = engine._ponder_task
+        assert task is not None and not task.done()  # still pondering: the controller is silent
+        reply = next(p for p in ("C3", "G7") if p != first)
+        await ok(engine, f"play w {reply}")
+        await asyncio.wait_for(task, 1.0)  # stopped within a slice
+        before, asked = engine.state, time.monotonic()
+        second = await ok(engine, "genmove b")
+        assert time.monotonic() - asked < 0.3  # inside the byo-yomi period, the slice's wait included
+        assert before.is_legal(parse_point(second))
+        engine.close()
+    pondered = [entry for entry in logs if entry["event"] == "pondered"]
+    assert pondered[0]["nodes"] > 0 and pondered[0]["stopped_by"] is None
+    assert 0.55 <= pondered[0]["seconds"] < 1.0
+    moves = [entry for entry in logs if entry["event"] == "move"]
+    assert [m["fallback"] for m in moves] == [None, None]
+
+
+async def test_no_pondering_unless_asked_or_after_reg_genmove(runner):
+    plain = Engine(runner, "mcts", (("use_book", "false"),))
+    await ok(plain, "time_settings 0 0.1 1")
+    await ok(plain, "genmove b")
+    assert plain._ponder_task is None
+    pondering = Engine(runner, "mcts", (("use_book", "false"),), ponder=True)
+    await ok(pondering, "time_settings 0 0.1 1")
+    await ok(pondering, "reg_genmove b")  # nothing was played: nothing to ponder
+    assert pondering._ponder_task is None
+
+
+def test_a_player_without_a_tree_cannot_ponder():
+    with pytest.raises(PlayerError, match="cannot ponder"):
+        Engine(None, "random", ponder=True)
 
 
 async def test_showboard_is_a_multiline_render(engine):

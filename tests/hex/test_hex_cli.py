@@ -113,6 +113,7 @@ def test_sprt_pairs_start_from_one_opening_told_to_the_engine(tmp_path):
     (["arena", "hex", "--a", "random", "--b", "htp:/nonexistent/mohex"], "not found"),
     (["htp", "hex", "--player", "human"], "an HTP engine reads its commands on stdin"),
     (["htp", "hex", "--player", "mcts:nosuch=1"], "nosuch"),
+    (["htp", "hex", "--player", "random", "--ponder"], "cannot ponder"),
 ])
 def test_bad_input_is_one_line_and_exit_status_2(args, words):
     run = bots(*args, timeout=60)

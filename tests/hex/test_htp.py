@@ -113,7 +113,7 @@ def test_go_and_hex_share_one_runtime():
     assert go_gtp.serve is htp.serve is gtp_runtime.serve
     assert go_gtp.Failure is htp.Failure is gtp_runtime.Failure
     assert issubclass(GoEngine, gtp_runtime.Engine) and issubclass(Engine, gtp_runtime.Engine)
-    assert GoEngine.handle is Engine.handle is gtp_runtime.Engine.handle
+    assert GoEngine.handle is Engine.handle is gtp_runtime.GameEngine.handle  # (pondering stops first)
     # Both tables are built by the one registration function, each from its own class.
     assert GoEngine.table == gtp_runtime.command_table(GoEngine)
     assert Engine.table == gtp_runtime.command_table(Engine)
@@ -834,6 +834,44 @@ async def test_subprocess_keeps_to_one_second_a_move(tmp_path):
     moves = [json.loads(line) for line in err.read_text().splitlines() if '"event": "move"' in line]
     assert len(moves) == 6
     assert all(0 < m["budget"] <= 1.0 - OVERHEAD + 1e-9 for m in moves), [m["budget"] for m in moves]
+
+
+@pytest.mark.slow
+@pytest.mark.e2e
+async def test_subprocess_ponders_between_its_moves(tmp_path):
+    """`bots htp hex --ponder`: after each genmove the worker searches until the controller's
+    next command (the log's `pondered` line), and every move still keeps to its second."""
+    err = tmp_path / "stderr.log"
+    proc = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "bots.cli", "htp", "hex", "--player", "mcts", "--workers", "1", "--ponder",
+        stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE, stderr=err.open("wb"), cwd=ROOT)
+
+    async def ask(line: str) -> tuple[bool, str, float]:
+        started = time.monotonic()
+        proc.stdin.write(line.encode() + b"\n")
+        await proc.stdin.drain()
+        data = await asyncio.wait_for(proc.stdout.readuntil(b"\n\n"), 60)
+        (response,) = responses(data)
+        return response.ok, response.text, time.monotonic() - started
+
+    try:
+        assert (await ask("boardsize 9"))[0] and (await ask("time_settings 0 1 1"))[0]
+        for reply in ("c3", "g7", "c7"):
+            good, move, took = await ask("genmove b")
+            assert good and took < 1.2, (move, took)
+            await asyncio.sleep(0.5)  # the opponent thinks
+            if reply == move:
+                reply = "e5" if move != "e5" else "d4"
+            assert (await ask(f"play w {reply}"))[0]
+        assert (await ask("quit"))[0]
+        await asyncio.wait_for(proc.wait(), 30)
+    finally:
+        if proc.returncode is None:
+            proc.kill()
+            await proc.wait()
+    assert proc.returncode == 0, err.read_text()[-2000:]
+    pondered = [json.loads(line) for line in err.read_text().splitlines() if '"event": "pondered"' in line]
+    assert len(pondered) == 3 and pondered[-1]["nodes"] > 0 and pondered[-1]["stopped_by"] is None, pondered
 
 
 @pytest.mark.e2e

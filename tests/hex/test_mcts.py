@@ -16,7 +16,7 @@ import pytest
 from bots.hex import mcts as M
 from bots.hex import solver as S
 from bots.hex.board import BLACK, SWAP, WHITE, empty, from_moves, from_rows, parse_cell
-from bots.hex.mcts import MCTS, two_moves_between
+from bots.hex.mcts import MCTS, moves_between
 from search import uct
 from search.budget import Budget
 from search.contracts import Context
@@ -147,16 +147,19 @@ def test_same_seed_same_move():
 
 # -- tree reuse ---------------------------------------------------------------------------------
 
-def test_two_moves_between():
+def test_moves_between():
     s0 = from_moves(5, ["c3"])
-    assert two_moves_between(s0, s0.play("b2").play("d4")) == (cell("b2"), cell("d4"))
-    assert two_moves_between(s0, s0.play("b2")) is None
-    assert two_moves_between(s0, s0.play("b2").play("d4").play("e5").play("a1")) is None
-    assert two_moves_between(s0, from_moves(5, ["a1", "b2", "d4"])) is None
+    assert moves_between(s0, s0.play("b2").play("d4")) == (cell("b2"), cell("d4"))
+    assert moves_between(s0, s0.play("b2")) == (cell("b2"),)  # one move: a pondered position
+    assert moves_between(s0, s0) == ()
+    assert moves_between(s0.play("b2"), s0.play("d4")) is None  # another move, not one more
+    assert moves_between(s0, s0.play("b2").play("d4").play("e5").play("a1")) is None
+    assert moves_between(s0, from_moves(5, ["a1", "b2", "d4"])) is None
     sw = from_moves(5, ["b4"], swap=True)  # White swaps, Black replies
-    assert two_moves_between(sw, sw.play(SWAP).play("c3")) == (SWAP, cell("c3"))
+    assert moves_between(sw, sw.play(SWAP).play("c3")) == (SWAP, cell("c3"))
     e = empty(5, swap=True)  # Black opens, White swaps
-    assert two_moves_between(e, e.play("b4").play(SWAP)) == (cell("b4"), SWAP)
+    assert moves_between(e, e.play("b4").play(SWAP)) == (cell("b4"), SWAP)
+    assert moves_between(sw, sw.play(SWAP)) == (SWAP,)
 
 
 def reply_in_tree(p: MCTS, move: int, size: int) -> int:
@@ -241,3 +244,27 @@ def test_the_tree_policy_options_reach_the_search():
     for bad in ({"rave_equiv": 0}, {"expand_visits": 0}):
         with pytest.raises(ValueError, match=next(iter(bad))):
             MCTS(**bad)
+
+
+def test_pondering_grows_the_tree_the_next_move_searches():
+    """A search of the opponent's turn (ponder) is kept: the next move's root starts with the
+    visits the reply got while pondering, on top of the move's own."""
+    s0 = from_moves(9, ["e5"])
+    player = MCTS(seed=1, early_stop=False, capacity=100_000)
+    ours = player.choose(s0, None, Budget(LONG, nodes=300)).move
+    s1 = s0.play(ours)
+    pondered = player.ponder(s1, Budget(LONG, nodes=2_000))
+    assert pondered.nodes == 2_000 and s1.is_legal(pondered.move)
+    reply = pondered.move
+    kept = dict(pondered.votes)[reply]
+    r = player.choose(s1.play(reply), None, Budget(LONG, nodes=100))
+    assert player._tree.V[uct.VN, uct.root(player._tree)] == kept + r.nodes == kept + 100
+    cold = MCTS(seed=1, early_stop=False, capacity=100_000)
+    cold.choose(s1.play(reply), None, Budget(LONG, nodes=100))
+    assert cold._tree.V[uct.VN, uct.root(cold._tree)] == 100
+    # pondering the same position again goes on with the same tree
+    tree, s2 = player._tree, s1.play(reply).play(r.move)
+    player.ponder(s2, Budget(LONG, nodes=50))
+    player.ponder(s2, Budget(LONG, nodes=50))
+    assert player._tree is tree and tree.V[uct.VN, uct.root(tree)] >= 100
+
