@@ -796,6 +796,34 @@ async def test_subprocess_speaks_only_htp_on_stdout(tmp_path):
     assert '"htp engine ready"' in logs and '"event": "move"' in logs
 
 
+def asker(proc: asyncio.subprocess.Process):
+    """ask(line, timeout=60) -> (ok, text, seconds to the answer), for an engine subprocess."""
+
+    async def ask(line: str, timeout: float = 60) -> tuple[bool, str, float]:
+        started = time.monotonic()
+        proc.stdin.write(line.encode() + b"\n")
+        await proc.stdin.drain()
+        data = await asyncio.wait_for(proc.stdout.readuntil(b"\n\n"), timeout)
+        (response,) = responses(data)
+        return response.ok, response.text, time.monotonic() - started
+
+    return ask
+
+
+async def quit_for_logs(proc: asyncio.subprocess.Process, ask, err: Path, event: str) -> list[dict]:
+    """`quit`, a clean exit, and the engine's log entries of `event` (its stderr in `err`)."""
+    assert (await ask("quit"))[0]
+    await asyncio.wait_for(proc.wait(), 30)
+    assert proc.returncode == 0, err.read_text()[-2000:]
+    return [json.loads(line) for line in err.read_text().splitlines() if f'"event": "{event}"' in line]
+
+
+async def killed(proc: asyncio.subprocess.Process) -> None:
+    if proc.returncode is None:
+        proc.kill()
+        await proc.wait()
+
+
 @pytest.mark.slow
 @pytest.mark.e2e
 async def test_subprocess_keeps_to_one_second_a_move(tmp_path):
@@ -807,13 +835,7 @@ async def test_subprocess_keeps_to_one_second_a_move(tmp_path):
         sys.executable, "-m", "bots.hex.htp", "--player", "random", "--workers", "1",
         stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE, stderr=err.open("wb"), cwd=ROOT)
 
-    async def ask(line: str, timeout: float = 60) -> tuple[bool, str, float]:
-        started = time.monotonic()
-        proc.stdin.write(line.encode() + b"\n")
-        await proc.stdin.drain()
-        data = await asyncio.wait_for(proc.stdout.readuntil(b"\n\n"), timeout)
-        (response,) = responses(data)
-        return response.ok, response.text, time.monotonic() - started
+    ask = asker(proc)
 
     try:
         assert (await ask("name"))[:2] == (True, "bots")  # the engine is up (the pool warm)
@@ -824,14 +846,9 @@ async def test_subprocess_keeps_to_one_second_a_move(tmp_path):
             good, move, took = await ask(f"genmove {'bw'[i % 2]}", timeout=10)
             assert good and parse_cell(move, 7, 7) >= 0
             assert took < 1.2, f"genmove {i + 1} took {took:.2f} s"
-        assert (await ask("quit"))[0]
-        await asyncio.wait_for(proc.wait(), 30)
+        moves = await quit_for_logs(proc, ask, err, "move")
     finally:
-        if proc.returncode is None:
-            proc.kill()
-            await proc.wait()
-    assert proc.returncode == 0, err.read_text()[-2000:]
-    moves = [json.loads(line) for line in err.read_text().splitlines() if '"event": "move"' in line]
+        await killed(proc)
     assert len(moves) == 6
     assert all(0 < m["budget"] <= 1.0 - OVERHEAD + 1e-9 for m in moves), [m["budget"] for m in moves]
 
@@ -846,13 +863,7 @@ async def test_subprocess_ponders_between_its_moves(tmp_path):
         sys.executable, "-m", "bots.cli", "htp", "hex", "--player", "mcts", "--workers", "1", "--ponder",
         stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE, stderr=err.open("wb"), cwd=ROOT)
 
-    async def ask(line: str) -> tuple[bool, str, float]:
-        started = time.monotonic()
-        proc.stdin.write(line.encode() + b"\n")
-        await proc.stdin.drain()
-        data = await asyncio.wait_for(proc.stdout.readuntil(b"\n\n"), 60)
-        (response,) = responses(data)
-        return response.ok, response.text, time.monotonic() - started
+    ask = asker(proc)
 
     try:
         assert (await ask("boardsize 9"))[0] and (await ask("time_settings 0 1 1"))[0]
@@ -863,14 +874,9 @@ async def test_subprocess_ponders_between_its_moves(tmp_path):
             if reply == move:
                 reply = "e5" if move != "e5" else "d4"
             assert (await ask(f"play w {reply}"))[0]
-        assert (await ask("quit"))[0]
-        await asyncio.wait_for(proc.wait(), 30)
+        pondered = await quit_for_logs(proc, ask, err, "pondered")
     finally:
-        if proc.returncode is None:
-            proc.kill()
-            await proc.wait()
-    assert proc.returncode == 0, err.read_text()[-2000:]
-    pondered = [json.loads(line) for line in err.read_text().splitlines() if '"event": "pondered"' in line]
+        await killed(proc)
     assert len(pondered) == 3 and pondered[-1]["nodes"] > 0 and pondered[-1]["stopped_by"] is None, pondered
 
 
