@@ -291,7 +291,8 @@ class GameEngine(Engine):
         return answer
 
     async def _pondering(self, state: Any, key: str, parts: int, token: object) -> None:
-        """Ponder `state` in slices on `parts` workers until `token` is withdrawn or a slice fails."""
+        """Ponder `state` in slices on `parts` workers until `token` is withdrawn, or a slice
+        fails or searches nothing (a player that keeps no tree would spin the loop)."""
         started, nodes, failed = time.monotonic(), 0, None
         try:
             while self._ponder_token is token and failed is None:
@@ -300,6 +301,8 @@ class GameEngine(Engine):
                                                                  state, key, budget=budget) for _ in range(parts)))
                 nodes += sum(r.nodes for r in reports)
                 failed = next((r.fallback for r in reports if r.fallback is not None), None)
+                if failed is None and not any(r.nodes for r in reports):  # (mcts:reuse=false keeps no tree)
+                    failed = "nothing to search"
         finally:  # (also when the engine closes under it)
             self.log.info("pondered", seconds=round(time.monotonic() - started, 3), nodes=nodes, stopped_by=failed)
 
@@ -531,4 +534,3 @@ def argument_parser(prog: str, description: str, game: str) -> argparse.Argument
     parser.add_argument("--workers", type=int, default=2, help="search worker processes (default: 2)")
     add_ponder(parser)
     return parser
-

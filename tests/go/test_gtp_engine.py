@@ -349,6 +349,18 @@ async def test_no_pondering_unless_asked_or_after_reg_genmove(runner):
     assert pondering._ponder_task is None
 
 
+async def test_pondering_stops_when_the_player_keeps_no_tree(runner):
+    """mcts:reuse=false searches nothing while pondering: one slice, then it stops."""
+    with info_logs() as logs:
+        engine = Engine(runner, "mcts", (("use_book", "false"), ("reuse", "false")), ponder=True)
+        await ok(engine, "time_settings 0 0.1 1")
+        await ok(engine, "genmove b")
+        await asyncio.wait_for(engine._ponder_task, 1.0)
+    pondered = [entry for entry in logs if entry["event"] == "pondered"]
+    assert pondered == [pondered[0]] and pondered[0]["nodes"] == 0
+    assert pondered[0]["stopped_by"] == "nothing to search"
+
+
 def test_a_player_without_a_tree_cannot_ponder():
     with pytest.raises(PlayerError, match="cannot ponder"):
         Engine(None, "random", ponder=True)
