@@ -38,7 +38,7 @@ from . import registry
 from .human import is_person
 from .legal import refusal
 from .threads import in_daemon_thread
-from .players import make_player, player_table, think
+from .players import make_player, parts, think
 from .runner import MoveReport, SearchRunner
 from .session import MOVE
 
@@ -67,9 +67,9 @@ async def decide(runner: SearchRunner, game: str, player: str, params: tuple, st
     else:
         fallback, who = asyncio.ensure_future(asyncio.to_thread(info.fallback, state, context)), "the search"
         session = runner.session()
-        parts = session.share() if getattr(player_table(game)[player], "parallel", False) else 1
         reports = await asyncio.gather(*(runner.run(think, game, player, params, state, context, session.key,
-                                                    budget=budget, fallback=None) for _ in range(parts)))
+                                                    budget=budget, fallback=None)
+                                         for _ in range(parts(game, player, session.share()))))
         report = merge(list(reports))
     move, reason = report.move, report.fallback
     if reason is None:

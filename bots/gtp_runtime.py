@@ -49,7 +49,7 @@ from search.contracts import Context
 
 from .cmdline import add_ponder
 from .decide import decide
-from .players import check_ponder, make_player, player_table, ponder
+from .players import check_ponder, make_player, parts, ponder
 from .runner import MoveReport, SearchRunner
 
 NAME = "bots"
@@ -285,20 +285,20 @@ class GameEngine(Engine):
         answer = await self._generate(cmd, commit=True)
         if self.ponder and self.runner is not None and len(self.history) > played and not self.state.is_terminal():
             session = self.runner.session()
-            parts = session.share() if getattr(player_table(self.game)[self.player], "parallel", False) else 1
             token = self._ponder_token = object()
-            self._ponder_task = asyncio.ensure_future(self._pondering(self.state, session.key, parts, token))
+            self._ponder_task = asyncio.ensure_future(self._pondering(
+                self.state, session.key, parts(self.game, self.player, session.share()), token))
         return answer
 
-    async def _pondering(self, state: Any, key: str, parts: int, token: object) -> None:
-        """Ponder `state` in slices on `parts` workers until `token` is withdrawn, or a slice
+    async def _pondering(self, state: Any, key: str, workers: int, token: object) -> None:
+        """Ponder `state` in slices on `workers` workers until `token` is withdrawn, or a slice
         fails or searches nothing (a player that keeps no tree would spin the loop)."""
         started, nodes, failed = time.monotonic(), 0, None
         try:
             while self._ponder_token is token and failed is None:
                 budget = Budget(PONDER_SLICE, limit=PONDER_LIMIT)
                 reports = await asyncio.gather(*(self.runner.run(ponder, self.game, self.player, self.params,
-                                                                 state, key, budget=budget) for _ in range(parts)))
+                                                                 state, key, budget=budget) for _ in range(workers)))
                 nodes += sum(r.nodes for r in reports)
                 failed = next((r.fallback for r in reports if r.fallback is not None), None)
                 if failed is None and not any(r.nodes for r in reports):  # (mcts:reuse=false keeps no tree)

@@ -108,6 +108,12 @@ def think(game: str, name: str, params: tuple, state: State, context: Context | 
     return _cached(session, game, name, params).choose(state, context, budget)
 
 
+def parts(game: str, name: str, share: int) -> int:
+    """How many workers one search of the player fans out over, given the session's `share`:
+    all of it for a player whose workers vote (`parallel`, Go's root parallelism), else one."""
+    return share if getattr(player_table(game)[name], "parallel", False) else 1
+
+
 def check_ponder(game: str, name: str) -> None:
     """PlayerError unless the player can search on while the opponent thinks (a `ponder`
     method: a player that keeps its search tree between moves)."""
