@@ -376,7 +376,7 @@ async def serve(reader: asyncio.StreamReader, writer: Any, engine: Any) -> None:
 # -- stdio ----------------------------------------------------------------------------------------
 
 class _FdWriter:
-    """Blocking writes to a regular file, for `... > file` where a pipe transport cannot be used."""
+    """Blocking writes to a file or device the event loop cannot poll (`... > file`, `> /dev/null`)."""
 
     def __init__(self, fd: int) -> None:
         self.fd = fd
@@ -393,8 +393,11 @@ class _FdWriter:
         os.close(self.fd)
 
 
-def _regular(fd: int) -> bool:
-    return stat.S_ISREG(os.fstat(fd).st_mode)
+def _pollable(fd: int) -> bool:
+    """Can the event loop wait on `fd`?  Pipes, sockets and terminals, yes; epoll refuses regular
+    files and devices such as /dev/null (EPERM), and uvloop's libuv aborts the process on that."""
+    mode = os.fstat(fd).st_mode
+    return stat.S_ISFIFO(mode) or stat.S_ISSOCK(mode) or os.isatty(fd)
 
 
 async def _read_file(fd: int, reader: asyncio.StreamReader) -> None:
@@ -413,18 +416,18 @@ async def _stdio(in_fd: int, out_fd: int) -> tuple[asyncio.StreamReader, Any, li
     loop = asyncio.get_running_loop()
     reader = asyncio.StreamReader(limit=1 << 22)
     keep: list = []
-    if _regular(in_fd):
-        keep.append(asyncio.create_task(_read_file(in_fd, reader)))
-    else:
+    if _pollable(in_fd):
         transport, _ = await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(reader),
                                                     os.fdopen(in_fd, "rb", 0))
         keep.append(transport)
-    if _regular(out_fd):
-        writer: Any = _FdWriter(out_fd)
     else:
+        keep.append(asyncio.create_task(_read_file(in_fd, reader)))
+    if _pollable(out_fd):
         transport, protocol = await loop.connect_write_pipe(asyncio.streams.FlowControlMixin,
                                                             os.fdopen(out_fd, "wb", 0))
-        writer = asyncio.StreamWriter(transport, protocol, None, loop)
+        writer: Any = asyncio.StreamWriter(transport, protocol, None, loop)
+    else:
+        writer = _FdWriter(out_fd)
     keep.append(writer)
     return reader, writer, keep
 

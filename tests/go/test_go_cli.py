@@ -216,6 +216,24 @@ def test_gtp_engine_subprocess_speaks_gtp_only():
     assert len(blocks) == 4  # nothing but the three answers
 
 
+@pytest.mark.e2e
+@pytest.mark.parametrize("command", [["gtp", "go"], ["htp", "hex"]])
+@pytest.mark.parametrize("stdin, stdout", [("file", "null"), ("null", "file"), ("file", "file")])
+def test_an_engine_runs_on_files_and_dev_null(command, stdin, stdout, tmp_path):
+    """`bots gtp go < commands > /dev/null`: the event loop cannot wait on a regular file or on
+    /dev/null (epoll refuses them, and libuv aborted the process: exit 134)."""
+    commands = tmp_path / "commands"
+    commands.write_text("1 name\n2 boardsize 9\nquit\n")
+    answers = tmp_path / "answers"
+    with open(commands if stdin == "file" else os.devnull, "rb") as fin, \
+            open(answers if stdout == "file" else os.devnull, "wb") as fout:
+        proc = subprocess.run(BOTS + command + ["--player", "random", "--workers", "1"], stdin=fin,
+                              stdout=fout, stderr=subprocess.PIPE, text=True, timeout=120, cwd=ROOT, check=False)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    if stdout == "file":
+        assert answers.read_text() == ("=1 bots\n\n=2 \n\n= \n\n" if stdin == "file" else "")
+
+
 def test_gtp_with_a_bad_player_exits_2(capsys):
     code, _, err = run_main(["gtp", "go", "--player", "nobody", "--workers", "1"], capsys)
     assert code == 2 and "nobody" in err
