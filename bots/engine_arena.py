@@ -20,6 +20,7 @@ Hex play one game at a time, bots.matches).  Records fit `bots.matches.summarise
 
 from __future__ import annotations
 
+import asyncio
 import math
 import os
 import shlex
@@ -174,6 +175,13 @@ async def _setup(rules: Rules, side: EngineSide, colour: int, per_move: float, g
         raise _engine_lost(colour, SETUP_FAILED, exc) from None
 
 
+async def _prepare(rules: Rules, side: EngineSide, colour: int, per_move: float, game_time: float | None,
+                   opening: Sequence[Any], log: Any) -> None:
+    """Start an engine if needed, set its game up and tell it the opening."""
+    await _setup(rules, side, colour, per_move, game_time, log)
+    await _tell_opening(rules, await side.engine(log), colour, opening)
+
+
 async def _tell_opening(rules: Rules, proc: GtpProcess, colour: int, opening: Sequence[Any]) -> None:
     state = rules.start()
     for move in opening:
@@ -275,10 +283,14 @@ async def play_game(rules: Rules, black: AnySide, white: AnySide, runner: Search
     result = end = ""
     score = None
     try:
-        for colour, side in sides.items():
-            if isinstance(side, EngineSide):
-                await _setup(rules, side, colour, per_move, game_time, log)
-                await _tell_opening(rules, await side.engine(log), colour, opening)
+        # Both engines start at once, as a controller starts them: one after the other, White's
+        # would start a second later and play its first moves while its workers still warmed.
+        started = await asyncio.gather(*(_prepare(rules, side, colour, per_move, game_time, opening, log)
+                                         for colour, side in sides.items() if isinstance(side, EngineSide)),
+                                       return_exceptions=True)
+        for failure in started:  # Black's first, as when they started in turn
+            if isinstance(failure, BaseException):
+                raise failure
         while not state.is_terminal() and len(moves) < max_moves:
             colour = state.to_move
             seat = SEATS[colour]

@@ -14,6 +14,7 @@ import json
 import os
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -84,6 +85,20 @@ def test_arena_against_an_external_gtp_engine(tmp_path, capsys):
     assert [g["players"] for g in games] == [{"black": "A", "white": "B"}, {"black": "B", "white": "A"}]
     for g in games:
         assert g["violations"] == [] and g["size"] == 7 and g["moves"]
+
+
+def test_arena_starts_both_engines_at_once(tmp_path, capsys):
+    """Each engine takes 1.5 s to answer its first command: started in turn, White's would begin
+    1.5 s after Black's (and, for an engine that warms up, play its first moves colder)."""
+    slow = f'gtp:sh -c "sleep 1.5; exec {sys.executable} {FAKE} good"'
+    records = tmp_path / "games.jsonl"
+    t0 = time.monotonic()
+    code, out, err = run_main(["arena", "go", "--a", slow, "--b", slow, "--games", "1", "--move-time", "0.5",
+                               "--json", str(records), "--size", "5"], capsys)
+    assert code == 0, err[-2000:]
+    (game,) = [json.loads(line) for line in records.read_text().splitlines()]
+    assert game["violations"] == [] and game["moves"]
+    assert time.monotonic() - t0 < 2.8  # one start's 1.5 s and the game, not two starts'
 
 
 def test_arena_pairs_start_from_one_random_opening_told_to_the_engines(tmp_path, capsys):
