@@ -16,6 +16,7 @@ Like gtp_runtime it names no game: a game's engine gives its colour values in `c
 
 from __future__ import annotations
 
+import dataclasses
 from abc import ABC, abstractmethod
 from typing import ClassVar
 
@@ -25,6 +26,9 @@ from search.budget import Budget
 from . import clock as _clock
 from .clock import Clock, TimeSettings
 from .gtp_runtime import Failure, GameEngine, arity, command, natural, seconds
+
+# Of a game clock, at most, one move spends waiting for the workers' start (SearchRunner.warm_wait).
+WARM_SHARE = 0.1
 
 KGS_SYSTEMS = "none, absolute MAIN, byoyomi MAIN PERIOD PERIODS or canadian MAIN TIME STONES"
 
@@ -74,13 +78,25 @@ class ClockedEngine(GameEngine, ABC):
         death) what our moves have cost besides their search (`cost`: learned from each move,
         at least `pipe`), since a move that overruns its plan costs only clock there; with
         byo-yomi (a per-move limit, periods, main time before them) or at the default pace,
-        where a late move loses, `overhead`."""
+        where a late move loses, `overhead`.
+
+        While the workers are starting (`runner.warm_wait()`: a second or so with the kernels
+        cached), a move on a game clock or in main time also gets the seconds they still
+        need, at most WARM_SHARE of the clock: a controller that asks for a move just after
+        starting the engine gets a searched move, not the fallback (a random move, which loses
+        a 9x9 game).  Under byo-yomi a move cannot wait past its period."""
         clock = self.clocks[colour]
         left, stones = clock if clock is not None else (None, 0)
         whole_game = left is not None and stones == 0 and (self.time is None or self.time.absolute)
         overhead = self.cost.value if whole_game else self.overhead
         budget = _clock.budget(arrived=arrived, time_left=left, stones=stones, settings=self.time,
                                moves_left=self.moves_left(), overhead=overhead)
+        if left is not None and stones == 0 and self.runner is not None:
+            extra = min(self.runner.warm_wait(), WARM_SHARE * left)
+            if extra > 0:
+                seconds = budget.seconds + extra
+                limit = max(seconds, min((budget.limit or seconds) + extra, left - _clock.NETWORK_MARGIN))
+                budget = dataclasses.replace(budget, seconds=seconds, limit=limit)
         return budget, left
 
     def charge(self, colour: int, elapsed: float, searched: float) -> None:

@@ -69,6 +69,9 @@ WARMING = "search workers still warming up (first start: compiling the kernels)"
 # pebble's own per-task timeout, counted from the job's start: it only backs up the parent's
 # check at budget + grace, for a job whose start the parent had not yet heard of by then.
 BACKSTOP = 1.0
+# How long a start takes with the kernels already cached, with room to spare (0.6-0.8 s on the
+# 2-core machine of docs/benchmarks/startup.md); a first start that compiles takes 20-40 s.
+WARM_EXPECTED = 1.5
 
 
 def _init_worker(games: tuple[str, ...], owner: int, ready: Any = None) -> None:
@@ -220,6 +223,7 @@ class SearchRunner:
         self._ctx.set_forkserver_preload(PRELOAD)
         self._pool: pebble.ProcessPool | None = None
         self._warming: asyncio.Future | None = None  # the background start (`launch`)
+        self._launched: float | None = None  # when it began (time.monotonic())
         self._closed = False
         self._sessions: set[Session] = set()
         self._by_task: dict[asyncio.Task, Session] = {}
@@ -304,6 +308,7 @@ class SearchRunner:
         self._loop.add_reader(reader.fileno(), self._on_ready)
         with _safe_path():
             forkserver.ensure_running()  # at once (it does not wait for the preload): a stop knows its pid
+        self._launched = time.monotonic()
         self._warming = asyncio.ensure_future(self._warm_up())
         self._warming.add_done_callback(_retrieve)
 
@@ -348,6 +353,16 @@ class SearchRunner:
     def ready(self) -> bool:
         """Have the workers warmed up (searches are dispatched)?"""
         return self._serving
+
+    def warm_wait(self) -> float:
+        """Seconds until the workers should be ready, while their start is under way: what is
+        left of WARM_EXPECTED since it began.  0 when they are ready, when none is starting
+        (or a start failed), and once a start has taken longer (it is compiling the kernels: waiting for it would
+        only spend a clock).  An engine on a game clock may spend them on its first moves
+        (bots.gtp_clock) rather than play the fallback move."""
+        if self._serving or self._closed or self._warming is None or self._warming.done() or self._launched is None:
+            return 0.0  # ready, closed, not started, or a start that failed
+        return max(0.0, self._launched + WARM_EXPECTED - time.monotonic())
 
     def _new_pool(self) -> pebble.ProcessPool:
         pool = pebble.ProcessPool(self.processes, initializer=_init_worker, context=self._ctx,

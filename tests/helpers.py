@@ -164,7 +164,8 @@ class ScriptedRunner:
     bots.decide then sends the game's fallback move).  Once the script is used up every search
     gets `then`, in the same forms (None: the fallback).  `script` is a list the test may
     replace between moves.  `workers`: the share of the workers a session gets
-    (`session().share()`, over which bots.decide fans a voting player).
+    (`session().share()`, over which bots.decide fans a voting player).  `warm`: the seconds
+    its workers still need to start (`warm_wait()`; 0, ready).
 
     `calls` holds each search's (args, budget), args being the job's arguments after the job
     (bots.players.think: game, player, params, state, context, session key); `last_state`,
@@ -177,6 +178,7 @@ class ScriptedRunner:
         self.then = then
         self.workers = workers
         self.calls: list[tuple[tuple, Budget]] = []
+        self.warm = 0.0
         self.made_with: tuple[tuple, dict] = ((), {})  # the SearchRunner arguments (factory)
 
     @classmethod
@@ -201,6 +203,9 @@ class ScriptedRunner:
 
     def session(self) -> Any:
         return SimpleNamespace(key="s", share=lambda: self.workers)
+
+    def warm_wait(self) -> float:
+        return self.warm
 
     async def run(self, job: Callable[..., Any], *args: Any, budget: Budget, fallback: Any = None) -> MoveReport:
         self.calls.append((args, budget))

@@ -280,6 +280,37 @@ def test_a_gtp_clock_gives_the_move_limit_of_its_period():
     assert planned.limit == pytest.approx(2 * planned.seconds)
 
 
+@pytest.mark.parametrize("settings_, extra", [
+    (TimeSettings(10.0, 0.0, 0), 1.0),  # sudden death: at most WARM_SHARE of the clock
+    (TimeSettings(60.0, 0.0, 0), 1.2),  # all the workers still need
+    (TimeSettings(60.0, 5.0, 1), 1.2),  # main time before byo-yomi
+    (TimeSettings(0.0, 1.0, 1), 0.0),  # byo-yomi: the period is the limit
+    (None, 0.0),  # no clock
+])
+def test_a_move_on_a_game_clock_waits_for_workers_about_to_be_ready(settings_, extra):
+    """While the workers start, a move in main time gets the seconds they still need (at most
+    WARM_SHARE of the clock), so it is searched rather than the fallback."""
+    from bots.go.board import BLACK
+    from bots.go.gtp_engine import Engine
+    from bots.gtp_clock import WARM_SHARE
+    from tests.helpers import ScriptedRunner
+
+    assert WARM_SHARE == 0.1  # the first case's 1.0 s
+
+    runner = ScriptedRunner()
+    engine = Engine(runner, "random")
+    engine.set_time(settings_)
+    ready = engine.move_budget(BLACK, ARRIVED)[0]
+    runner.warm = 1.2
+    warming = engine.move_budget(BLACK, ARRIVED)[0]
+    assert warming.seconds == pytest.approx(ready.seconds + extra)
+    if extra:
+        assert ready.limit + extra >= warming.limit >= warming.seconds
+        assert warming.limit <= settings_.main - NETWORK_MARGIN
+    else:
+        assert warming == ready
+
+
 # -- one budget function for every mode (issue 29 item 4) ------------------------------------------
 # The figures are those the eight budget sites computed before they all called `budget`.
 

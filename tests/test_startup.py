@@ -65,6 +65,29 @@ async def test_a_search_waits_for_a_warm_up_that_ends_within_half_its_budget(mon
         assert report.fallback is None and report.move == "searched" and runner.ready
 
 
+async def test_an_engine_on_a_game_clock_waits_for_workers_about_to_be_ready(monkeypatch):
+    """A controller that starts the engine and asks for a move at once, on a game clock: the
+    move waits for the workers' start (bots.gtp_clock: at most a tenth of the clock) and is
+    searched, where its own share of the clock would have ended in the fallback."""
+    from bots import runner as runner_module
+    from bots.go.gtp_engine import Engine
+    from protocol.gtp import parse_command_line
+    from tests.helpers import info_logs
+
+    slow_start(monkeypatch, 3.0)
+    monkeypatch.setattr(runner_module, "WARM_EXPECTED", 10.0)  # a slow machine's start, told in advance
+    async with SearchRunner(workers=1, games=["twilight"], background=True) as runner:
+        engine = Engine(runner, "random")
+        with info_logs() as logs:
+            for line in ("time_settings 100 0 0", "genmove b"):
+                good, answer = await engine.handle(parse_command_line(line.encode()))
+                assert good, answer
+        assert runner.ready and runner.warm_wait() == 0.0
+    (move,) = [entry for entry in logs if entry["event"] == "move"]
+    assert move["fallback"] is None  # the share alone (about 2.5 s) ends before the start's 3 s
+    assert move["used"] < 12.0
+
+
 async def test_closing_during_the_warm_up_is_immediate(monkeypatch):
     slow_start(monkeypatch, 5.0)
     runner = SearchRunner(workers=1, games=["twilight"])
