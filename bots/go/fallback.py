@@ -1,13 +1,17 @@
-"""The Go fallback move: a uniformly random legal move that fills none of our own eyes.
+"""The Go fallback moves: the move the search's priors like best, and a uniformly random legal
+move that fills none of our own eyes.
 
-Every Go session computes one before it asks a worker for a search (it is sent if the search
-is late or fails), the `random` player plays it, and the `alphabeta` and `mcts` players fall
-back on it.  It runs on the numba kernel's board (bots/go/kernel.py): the kernel picks a
-random point that is legal by its fast test (suicide and simple ko) and is no own eye, and
-the full rules (`State.is_legal`, superko included) confirm it.  `warm()` loads these
-kernels (compiling them if the disk cache is cold): the players' warm-up runs it in every
-worker, and the GTP engine, the CGOS session and the course drop-in run it in their own
-process in the background.  Until it is done the move is drawn with the rules alone
+Every Go session computes a fallback move before it asks a worker for a search (it is sent if
+the search is late or fails: the workers still starting, a game clock's last fractions of a
+second): `prior_move`, the move the search would try first, which captures, saves a string
+in atari, answers the last move and keeps shape (bots.go.kernel.children: the learned priors
+on 9x9, michi's elsewhere).  The `random` player plays `random_move`, and the players fall
+back on it.  Both run on the numba kernel's board (bots/go/kernel.py); the random pick is
+legal by the kernel's fast test (suicide and simple ko), is no own eye, and is confirmed by
+the full rules (`State.is_legal`, superko included).  `warm()` loads these kernels (compiling
+them if the disk cache is cold): the players' warm-up runs it in every worker, and the GTP
+engine, the CGOS session and the course drop-in run it in their own process in the
+background.  Until it is done both are a random move drawn with the rules alone
 (`State.legal_moves`, a plain eye test): a first compile takes 20-40 s, and the fallback is
 what a move asked for meanwhile gets (issue 28), so it must never wait for one.
 
@@ -20,10 +24,14 @@ from __future__ import annotations
 import random
 import threading
 
+import numpy as np
+
+from . import gammas
 from . import kernel as K
 from .board import PASS, State, geometry
 
-LOADED = threading.Event()  # set by warm(): the kernels are in this process
+LOADED = threading.Event()  # set by warm(): the random move's kernels are in this process
+PRIORS = threading.Event()  # set by warm(): the priors' kernels too
 
 TRIES = 4  # fast picks confirmed with the full rules before the full-rules draw
 
@@ -37,6 +45,44 @@ def random_move(state: State, rng: random.Random) -> int:
     TRIES refusals the move is drawn from `state.legal_moves()` instead.
     """
     return _by_the_kernels(state, rng) if LOADED.is_set() else _by_the_rules(state, rng)
+
+
+def prior_move(state: State, rng: random.Random) -> int:
+    """The legal move the search's priors like best with the `mcts` player's settings (the
+    shipped learned priors on 9x9, michi's priors elsewhere; ladders read); `random_move`
+    when only PASS is left, or while the kernels are not loaded."""
+    move = _by_priors(state) if PRIORS.is_set() else None
+    return move if move is not None else random_move(state, rng)
+
+
+def _by_priors(state: State) -> int | None:
+    table = gammas.shipped() if state.size == gammas.SIZE else gammas.NONE
+    params = (state.komi, True, True, table.gammas, PRIOR_WEIGHT, table.shapes, True, 0.0)
+    return best_by_priors(K.to_kernel(state), params, legal_mask(state.size, state.legal_moves()), state.size)
+
+
+PRIOR_WEIGHT = 20.0  # mcts's prior_weight (the order of the priors does not depend on it)
+
+
+def legal_mask(size: int, legal: list[int]) -> np.ndarray:
+    """The kernel's points (padded) of `legal`, the moves the full rules allow (the root mask
+    of bots.go.kernel.children)."""
+    mask = np.zeros((size + 2) ** 2, np.uint8)
+    for m in legal:
+        if m != PASS:
+            mask[K.padded(m, size)] = 1
+    return mask
+
+
+def best_by_priors(pos, params, mask: np.ndarray, size: int) -> int | None:
+    """Of the moves `mask` allows (bots.go.kernel.children, with a search's `params`), the one
+    the priors like best: the most prior wins, then the best prior rate; None if only PASS."""
+    scratch = K.SEARCH.scratch(mask.shape[0])
+    n = K.children(pos, params, mask, scratch.moves, scratch.prior)
+    visits, wins = scratch.prior
+    scored = [((float(wins[i]), (float(wins[i]) + 1.0) / (float(visits[i]) + 2.0)), int(scratch.moves[i]))
+              for i in range(n) if scratch.moves[i] != PASS]
+    return K.unpadded(max(scored)[1], size) if scored else None
 
 
 def _by_the_kernels(state: State, rng: random.Random) -> int:
@@ -63,7 +109,7 @@ def _by_the_rules(state: State, rng: random.Random) -> int:
 
 
 def warm() -> None:
-    """Load (or compile) the kernels `random_move` uses; a few hundred ms once per process."""
+    """Load (or compile) the kernels `random_move` and `prior_move` use; once per process."""
     from .board import empty
 
     state = empty(5).play(12)
@@ -71,3 +117,6 @@ def warm() -> None:
     B, S = K.to_kernel(state)
     K.is_eye(B, S, K.padded(0, state.size), state.to_move)  # the full-rules draw's eye test
     LOADED.set()
+    for size in (gammas.SIZE, 5):  # the priors: learned, and michi's
+        _by_priors(empty(size).play(12))
+    PRIORS.set()

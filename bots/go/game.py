@@ -12,19 +12,19 @@ def start(setup: str):
 
 def fallback(state, context):
     """The opening book's move when it knows the position (a first move asked for while the
-    kernels still compile is a good one), else a random legal move that fills no own eye (the
-    same one for the same position); never one of `context.exclude`.  Neither needs a
-    compiled kernel (bots.go.fallback)."""
+    kernels still compile is a good one), else the move the search's priors like best, or a
+    random legal move that fills no own eye while their kernels are not loaded (the same one
+    for the same position: bots.go.fallback); never one of `context.exclude`."""
     import random
 
     from .book import lookup
-    from .fallback import random_move
+    from .fallback import prior_move
 
     move = lookup(state)
     if move is not None and move not in context.exclude:
         return move
     rng = random.Random(state.key())
-    move = random_move(state, rng)
+    move = prior_move(state, rng)
     if move in context.exclude:  # (no Go server refuses a move yet; the contract says so)
         allowed = [m for m in state.legal_moves() if m not in context.exclude]
         move = rng.choice(allowed) if allowed else move

@@ -24,7 +24,6 @@ import random
 import time
 from dataclasses import dataclass, field
 
-import numpy as np
 
 from search import uct
 from search.budget import Budget, SearchResult
@@ -32,7 +31,7 @@ from search.contracts import Context
 
 from . import book, gammas, kernel as K
 from .board import PASS, WHITE, State
-from .fallback import random_move
+from .fallback import best_by_priors, legal_mask, random_move
 from .kernel import padded, to_kernel, unpadded  # also imported from here by the tests
 
 SAFETY = 0.01  # seconds kept back from the deadline for the return trip
@@ -171,10 +170,7 @@ class MCTS:
         tree = self._root_for(state)
         size = state.size
         legal = state.legal_moves()
-        mask = np.zeros((size + 2) ** 2, np.uint8)
-        for m in legal:
-            if m != PASS:
-                mask[padded(m, size)] = 1
+        mask = legal_mask(size, legal)
         uct.restrict_root(tree, mask)  # a reused root: forbid the children the full rules forbid
         B, S = to_kernel(state, self._ours)
         table = self._table if size == gammas.SIZE else gammas.NONE
@@ -194,7 +190,7 @@ class MCTS:
         votes = [(move, visits) for move, visits in ((unpadded(m, size), v) for m, v in uct.root_votes(tree))
                  if move in allowed]
         if not votes:  # no playout finished (a tiny budget): the move the priors like best
-            move, value = self._by_prior(tree, pos, params, mask, scratch, state, allowed), 0.5
+            move, value = self._by_prior(pos, params, mask, state), 0.5
         else:
             move = max(votes, key=lambda mv: mv[1])[0]
             value = uct.value(tree, int(uct.child_of(tree.I, uct.root(tree), padded(move, size))))
@@ -222,15 +218,8 @@ class MCTS:
         return self._tree
 
     @staticmethod
-    def _by_prior(tree: uct.Tree, pos, params, mask, scratch, state: State, allowed: set) -> int:
-        """The root child its priors like best (captures, escapes, patterns, nearness to the last
-        move: the most prior wins, then the best prior rate); the root is expanded for it if
-        no iteration did; a random non-eye move if even that cannot be done."""
-        K.SEARCH.expand(tree, uct.root(tree), pos, params, mask, scratch)
-        V, I = tree.V, tree.I
-        scored = [((V[uct.PW, ch], (V[uct.PW, ch] + 1.0) / (V[uct.PN, ch] + 2.0)),
-                   unpadded(int(I[uct.IMOVE, ch]), state.size)) for ch in uct.children(tree, uct.root(tree))]
-        scored = [(score, move) for score, move in scored if move in allowed and move != PASS]
-        if scored:
-            return max(scored)[1]
-        return random_move(state, random.Random(state.key()))
+    def _by_prior(pos, params, mask, state: State) -> int:
+        """The move the priors like best (captures, escapes, patterns, nearness to the last
+        move: bots.go.fallback.best_by_priors); a random non-eye move if there is none."""
+        move = best_by_priors(pos, params, mask, state.size)
+        return move if move is not None else random_move(state, random.Random(state.key()))

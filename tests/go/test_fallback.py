@@ -173,3 +173,69 @@ def test_moves_along_random_games_are_what_the_oracle_allows(size, seed):
             assert move in allowed
         state = state.play(move)
     assert state.is_terminal()
+
+
+# -- the priors' move: what a session sends when its search is late or fails ---------------------
+
+def test_the_priors_move_captures_and_saves_where_random_would_not():
+    """Black to move: White's G3 stone is in atari (captured at H3); then Black's E5 is in
+    atari, and extending at E4 gives it three liberties."""
+    capture = from_diagram("""
+        . . . . . . . . .
+        . . . . . . . . .
+        . . . . . . . . .
+        . . . . . . . . .
+        . . . . . . . . .
+        . . . . . . X . .
+        . . . . . X O . .
+        . . . . . . X . .
+        . . . . . . . . .
+    """, to_move=BLACK)
+    assert fallback.prior_move(capture, random.Random(0)) == P("H3")
+    randoms = {fallback.random_move(capture, random.Random(seed)) for seed in range(20)}
+    assert len(randoms) > 10  # the random move is anywhere
+    escape = from_diagram("""
+        . . . . . . . . .
+        . . . . . . . . .
+        . . . . . . . . .
+        . . . . O . . . .
+        . . . O X O . . .
+        . . . . . . . . .
+        . . . . . . . . .
+        . . . . . . . . .
+        . . . . . . . . .
+    """, to_move=BLACK)
+    assert fallback.prior_move(escape, random.Random(0)) == P("E4")  # out of atari, to three liberties
+
+
+def test_the_priors_move_is_the_random_move_until_its_kernels_load(monkeypatch):
+    monkeypatch.setattr(fallback, "PRIORS", threading.Event())
+    monkeypatch.setattr(fallback, "best_by_priors", lambda *a: pytest.fail("a kernel was called"))
+    state = empty(9).play("E5")
+    assert fallback.prior_move(state, random.Random(3)) == fallback.random_move(state, random.Random(3))
+
+
+@pytest.mark.parametrize("size, seed", [(5, 4), (9, 5)])
+def test_priors_moves_along_random_games_are_legal_and_pass_only_at_the_end(size, seed):
+    """Every move is legal under the full rules (superko included), never an own eye, and
+    PASS only when nothing else is left; the games go on with random moves between."""
+    rng = random.Random(seed)
+    state = empty(size)
+    assert fallback.prior_move(TWO_EYES, rng) == PASS
+    for turn in range(4 * size * size):
+        if state.is_terminal():
+            break
+        move = fallback.prior_move(state, rng)
+        oracle = Board(state)
+        allowed = [m for m in state.legal_moves() if m != PASS and not oracle.is_eye(m, state.to_move)]
+        assert move in allowed if allowed else move == PASS
+        state = state.play(move if turn % 2 else fallback.random_move(state, rng))
+    assert state.is_terminal()
+
+
+def test_the_go_fallback_is_the_book_then_the_priors_move():
+    from bots.go.game import fallback as game_fallback
+    from search.contracts import Context
+
+    state = empty(9).play("E5").play("G3").play("F3").play("F2").play("G4").play("H3").play("H2")
+    assert game_fallback(state, Context()) == fallback.prior_move(state, random.Random(0))
