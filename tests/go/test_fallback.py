@@ -155,23 +155,22 @@ def test_the_superko_retake_is_never_returned():
         assert move != P("E5") and state.is_legal(move)
 
 
+@pytest.mark.parametrize("pick", ["random_move", "prior_move"])
 @pytest.mark.parametrize("size, seed", [(5, 1), (7, 2), (9, 3)])
-def test_moves_along_random_games_are_what_the_oracle_allows(size, seed):
-    """Every fallback move is legal, no own eye for the oracle Board, and a pass comes only
-    when the oracle finds no legal non-eye move under the full rules."""
+def test_moves_along_random_games_are_what_the_oracle_allows(pick, size, seed):
+    """Every fallback move is legal (superko included), no own eye for the oracle Board, and a
+    pass comes only when the oracle finds no legal non-eye move under the full rules; the
+    games go on with a random move every other turn."""
     rng = random.Random(seed)
     state = empty(size)
-    for _ in range(4 * size * size):
+    for turn in range(4 * size * size):
         if state.is_terminal():
             break
-        move = fallback.random_move(state, rng)
+        move = getattr(fallback, pick)(state, rng)
         oracle = Board(state)
         allowed = [m for m in state.legal_moves() if m != PASS and not oracle.is_eye(m, state.to_move)]
-        if move == PASS:
-            assert allowed == []
-        else:
-            assert move in allowed
-        state = state.play(move)
+        assert move in allowed if allowed else move == PASS
+        state = state.play(move if turn % 2 else fallback.random_move(state, rng))
     assert state.is_terminal()
 
 
@@ -215,22 +214,8 @@ def test_the_priors_move_is_the_random_move_until_its_kernels_load(monkeypatch):
     assert fallback.prior_move(state, random.Random(3)) == fallback.random_move(state, random.Random(3))
 
 
-@pytest.mark.parametrize("size, seed", [(5, 4), (9, 5)])
-def test_priors_moves_along_random_games_are_legal_and_pass_only_at_the_end(size, seed):
-    """Every move is legal under the full rules (superko included), never an own eye, and
-    PASS only when nothing else is left; the games go on with random moves between."""
-    rng = random.Random(seed)
-    state = empty(size)
-    assert fallback.prior_move(TWO_EYES, rng) == PASS
-    for turn in range(4 * size * size):
-        if state.is_terminal():
-            break
-        move = fallback.prior_move(state, rng)
-        oracle = Board(state)
-        allowed = [m for m in state.legal_moves() if m != PASS and not oracle.is_eye(m, state.to_move)]
-        assert move in allowed if allowed else move == PASS
-        state = state.play(move if turn % 2 else fallback.random_move(state, rng))
-    assert state.is_terminal()
+def test_the_priors_move_passes_only_when_nothing_else_is_left():
+    assert fallback.prior_move(TWO_EYES, random.Random(0)) == PASS
 
 
 def test_the_go_fallback_is_the_book_then_the_priors_move():
