@@ -131,11 +131,11 @@ def add_ponder(p: argparse.ArgumentParser) -> None:
                         "(the workers' cores stay busy between our moves)")
 
 
-def checked_ponder(game: str, player: str, ponder: bool) -> bool:
-    """--ponder, if the player can (UsageFailure naming why not)."""
+def checked_ponder(game: str, player: str, params: tuple, ponder: bool) -> bool:
+    """--ponder, if the player can with its options (UsageFailure naming why not)."""
     if ponder:
         try:
-            check_ponder(game, player)
+            check_ponder(game, player, params)
         except PlayerError as exc:
             raise UsageFailure(str(exc)) from None
     return ponder

@@ -265,7 +265,7 @@ class GameEngine(Engine):
     def __init__(self, *args: Any, ponder: bool = False, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         if ponder:
-            check_ponder(self.game, self.player)
+            check_ponder(self.game, self.player, self.params)
         self.ponder = ponder
         self._ponder_task: asyncio.Task | None = None
         self._ponder_token: object | None = None  # the pondering under way; None: stop it

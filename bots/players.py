@@ -114,12 +114,16 @@ def parts(game: str, name: str, share: int) -> int:
     return share if getattr(player_table(game)[name], "parallel", False) else 1
 
 
-def check_ponder(game: str, name: str) -> None:
-    """PlayerError unless the player can search on while the opponent thinks (a `ponder`
-    method: a player that keeps its search tree between moves)."""
+def check_ponder(game: str, name: str, params: tuple = ()) -> None:
+    """PlayerError unless the player, with its options `params`, can search on while the
+    opponent thinks: it has a `ponder` method and keeps its search tree between moves (not
+    `reuse=false`, whose pondering would find nothing to keep)."""
     if not callable(getattr(player_table(game).get(name), "ponder", None)):
         raise PlayerError(f"{game} player {name!r} cannot ponder: only a player that keeps its search tree "
                           "between moves can (mcts)")
+    if getattr(make_player(game, name, dict(params)), "reuse", True) is False:
+        raise PlayerError(f"{game} player {name!r} cannot ponder with reuse=false: it keeps no search tree "
+                          "between moves")
 
 
 def ponder(game: str, name: str, params: tuple, state: State, session: str | None, budget: Budget) -> SearchResult:

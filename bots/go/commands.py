@@ -56,7 +56,7 @@ def gtp(args: argparse.Namespace) -> int:
 
     name, params = checked_player("go", args.player, args.param)
     not_a_person("go", name, "a GTP engine reads its commands on stdin")
-    ponder = checked_ponder("go", name, args.ponder)
+    ponder = checked_ponder("go", name, params, args.ponder)
     return main(name, params, workers=args.workers or os.cpu_count() or 1, ponder=ponder)
 
 

@@ -139,7 +139,7 @@ def htp(args: argparse.Namespace) -> int:
 
     name, params = checked_player("hex", args.player, args.param)
     not_a_person("hex", name, "an HTP engine reads its commands on stdin")
-    ponder = checked_ponder("hex", name, args.ponder)
+    ponder = checked_ponder("hex", name, params, args.ponder)
     return main(name, params, workers=args.workers or os.cpu_count() or 1, ponder=ponder)
 
 

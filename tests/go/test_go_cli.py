@@ -258,6 +258,8 @@ def test_gtp_with_a_bad_player_exits_2(capsys):
     assert code == 2 and "key=value" in err
     code, _, err = run_main(["gtp", "go", "--player", "random", "--ponder"], capsys)
     assert code == 2 and "cannot ponder" in err
+    code, _, err = run_main(["gtp", "go", "--player", "mcts:reuse=false", "--ponder"], capsys)
+    assert code == 2 and "cannot ponder with reuse=false" in err
 
 
 # -- play (CGOS) --------------------------------------------------------------------------------

@@ -350,9 +350,11 @@ async def test_no_pondering_unless_asked_or_after_reg_genmove(runner):
 
 
 async def test_pondering_stops_when_the_player_keeps_no_tree(runner):
-    """mcts:reuse=false searches nothing while pondering: one slice, then it stops."""
+    """A slice that searches nothing ends the pondering: mcts:reuse=false, which the engine
+    refuses to ponder with at start, given here past that check."""
     with info_logs() as logs:
-        engine = Engine(runner, "mcts", (("use_book", "false"), ("reuse", "false")), ponder=True)
+        engine = Engine(runner, "mcts", (("use_book", "false"),), ponder=True)
+        engine.params = (("reuse", "false"), ("use_book", "false"))
         await ok(engine, "time_settings 0 0.1 1")
         await ok(engine, "genmove b")
         await asyncio.wait_for(engine._ponder_task, 1.0)
@@ -364,6 +366,8 @@ async def test_pondering_stops_when_the_player_keeps_no_tree(runner):
 def test_a_player_without_a_tree_cannot_ponder():
     with pytest.raises(PlayerError, match="cannot ponder"):
         Engine(None, "random", ponder=True)
+    with pytest.raises(PlayerError, match="cannot ponder with reuse=false"):
+        Engine(None, "mcts", (("reuse", "false"),), ponder=True)
 
 
 async def test_showboard_is_a_multiline_render(engine):

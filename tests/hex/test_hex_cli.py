@@ -114,6 +114,7 @@ def test_sprt_pairs_start_from_one_opening_told_to_the_engine(tmp_path):
     (["htp", "hex", "--player", "human"], "an HTP engine reads its commands on stdin"),
     (["htp", "hex", "--player", "mcts:nosuch=1"], "nosuch"),
     (["htp", "hex", "--player", "random", "--ponder"], "cannot ponder"),
+    (["htp", "hex", "--player", "mcts:reuse=false", "--ponder"], "cannot ponder with reuse=false"),
 ])
 def test_bad_input_is_one_line_and_exit_status_2(args, words):
     run = bots(*args, timeout=60)
