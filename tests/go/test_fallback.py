@@ -219,8 +219,11 @@ def test_the_priors_move_passes_only_when_nothing_else_is_left():
 
 
 def test_the_go_fallback_is_the_book_then_the_priors_move():
+    from bots.go.book import lookup
     from bots.go.game import fallback as game_fallback
     from search.contracts import Context
 
+    assert lookup(empty(9)) is not None and game_fallback(empty(9), Context()) == lookup(empty(9))
     state = empty(9).play("E5").play("G3").play("F3").play("F2").play("G4").play("H3").play("H2")
+    assert lookup(state) is None
     assert game_fallback(state, Context()) == fallback.prior_move(state, random.Random(0))
