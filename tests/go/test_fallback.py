@@ -37,18 +37,26 @@ def kernels_loaded():
     assert fallback.LOADED.is_set()
 
 
-@pytest.mark.parametrize("seed", range(5))
-def test_before_the_kernels_load_the_move_is_drawn_by_the_rules_alone(monkeypatch, seed):
+def without_kernels(monkeypatch) -> None:
+    """As before warm() has run in this process: any kernel called fails the test."""
+    monkeypatch.setattr(fallback, "LOADED", threading.Event())
+    monkeypatch.setattr(fallback, "PRIORS", threading.Event())
+    for name in ("_by_the_kernels", "best_by_priors"):
+        monkeypatch.setattr(fallback, name, lambda *a: pytest.fail("a kernel was called"))
+
+
+@pytest.mark.parametrize("pick", ["random_move", "prior_move"])
+@pytest.mark.parametrize("seed", range(3))
+def test_before_the_kernels_load_the_move_is_drawn_by_the_rules_alone(monkeypatch, pick, seed):
     """Issue 28: until warm() has run in this process, no kernel is called (a first compile
     takes 20-40 s); the move is still legal, never fills an own eye, and PASS only at the end."""
-    monkeypatch.setattr(fallback, "LOADED", threading.Event())
-    monkeypatch.setattr(fallback, "_by_the_kernels", lambda *a: pytest.fail("a kernel was called"))
+    without_kernels(monkeypatch)
     full = TWO_EYES
-    assert fallback.random_move(full, random.Random(seed)) == PASS
+    assert getattr(fallback, pick)(full, random.Random(seed)) == PASS
     rng = random.Random(seed)
     state = empty(9)
     for _ in range(120):
-        move = fallback.random_move(state, rng)
+        move = getattr(fallback, pick)(state, rng)
         if move == PASS:
             break
         assert state.is_legal(move)
@@ -176,9 +184,13 @@ def test_moves_along_random_games_are_what_the_oracle_allows(pick, size, seed):
 
 # -- the priors' move: what a session sends when its search is late or fails ---------------------
 
-def test_the_priors_move_captures_and_saves_where_random_would_not():
+@pytest.mark.parametrize("kernels", [True, False])
+def test_the_priors_move_captures_and_saves_where_random_would_not(monkeypatch, kernels):
     """Black to move: White's G3 stone is in atari (captured at H3); then Black's E5 is in
-    atari, and extending at E4 gives it three liberties."""
+    atari, and extending at E4 gives it three liberties.  The same before the kernels load
+    (simple tactics by the rules alone)."""
+    if not kernels:
+        without_kernels(monkeypatch)
     capture = from_diagram("""
         . . . . . . . . .
         . . . . . . . . .
@@ -193,6 +205,14 @@ def test_the_priors_move_captures_and_saves_where_random_would_not():
     assert fallback.prior_move(capture, random.Random(0)) == P("H3")
     randoms = {fallback.random_move(capture, random.Random(seed)) for seed in range(20)}
     assert len(randoms) > 10  # the random move is anywhere
+    if not kernels:  # and no self-atari: White at A3 or C3 would have one liberty
+        corner = from_diagram("""
+            . X .
+            . . .
+            . . .
+        """, to_move=WHITE)
+        moves = {fallback.prior_move(corner, random.Random(seed)) for seed in range(30)}
+        assert not moves & {P("A3", 3), P("C3", 3)} and len(moves) > 3
     escape = from_diagram("""
         . . . . . . . . .
         . . . . . . . . .
@@ -205,13 +225,6 @@ def test_the_priors_move_captures_and_saves_where_random_would_not():
         . . . . . . . . .
     """, to_move=BLACK)
     assert fallback.prior_move(escape, random.Random(0)) == P("E4")  # out of atari, to three liberties
-
-
-def test_the_priors_move_is_the_random_move_until_its_kernels_load(monkeypatch):
-    monkeypatch.setattr(fallback, "PRIORS", threading.Event())
-    monkeypatch.setattr(fallback, "best_by_priors", lambda *a: pytest.fail("a kernel was called"))
-    state = empty(9).play("E5")
-    assert fallback.prior_move(state, random.Random(3)) == fallback.random_move(state, random.Random(3))
 
 
 def test_the_priors_move_passes_only_when_nothing_else_is_left():
