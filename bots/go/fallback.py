@@ -16,7 +16,7 @@ eye test; the priors' move by simple tactics): a first compile takes 20-40 s, an
 is what a move asked for meanwhile gets (issue 28), so it must never wait for one.
 
 This module sits below the players (players, alphabeta and mcts import it; it imports only
-the rules and the kernel), so none of them has to import another for it.
+the rules, the kernel and the priors' table), so none of them has to import another for it.
 """
 
 from __future__ import annotations
@@ -34,6 +34,7 @@ LOADED = threading.Event()  # set by warm(): the random move's kernels are in th
 PRIORS = threading.Event()  # set by warm(): the priors' kernels too
 
 TRIES = 4  # fast picks confirmed with the full rules before the full-rules draw
+PRIOR_WEIGHT = 20.0  # mcts's prior_weight (the order of the priors does not depend on it)
 
 
 def random_move(state: State, rng: random.Random) -> int:
@@ -76,7 +77,8 @@ def _by_tactics(state: State, rng: random.Random) -> int:
         saved = liberties >= 2 and any(board[n] == me and len(state.liberties(n)) == 1 for n in nbrs[m])
         row, col = divmod(m, size)
         high = min(row, col, size - 1 - row, size - 1 - col) >= 2
-        score = (captured, saved, captured > 0 or liberties >= 2, high, rng.random())
+        safe = captured > 0 or liberties >= 2  # no self-atari
+        score = (captured, saved, safe, high, rng.random())
         if best_score is None or score > best_score:
             best, best_score = m, score
     return best
@@ -86,9 +88,6 @@ def _by_priors(state: State) -> int | None:
     table = gammas.shipped() if state.size == gammas.SIZE else gammas.NONE
     params = (state.komi, True, True, table.gammas, PRIOR_WEIGHT, table.shapes, True, 0.0)
     return best_by_priors(K.to_kernel(state), params, legal_mask(state.size, state.legal_moves()), state.size)
-
-
-PRIOR_WEIGHT = 20.0  # mcts's prior_weight (the order of the priors does not depend on it)
 
 
 def legal_mask(size: int, legal: list[int]) -> np.ndarray:
