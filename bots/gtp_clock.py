@@ -83,8 +83,8 @@ class ClockedEngine(GameEngine, ABC):
         While the workers are starting (`runner.warm_wait()`: a second or so with the kernels
         cached), a move on a game clock or in main time also gets the seconds they still
         need, at most WARM_SHARE of the clock: a controller that asks for a move just after
-        starting the engine gets a searched move, not the fallback (a random move, which loses
-        a 9x9 game).  Under byo-yomi a move cannot wait past its period."""
+        starting the engine gets a searched move, not the fallback (until this process has
+        loaded its kernels, a move by simple tactics).  Under byo-yomi a move cannot wait past its period."""
         clock = self.clocks[colour]
         left, stones = clock if clock is not None else (None, 0)
         whole_game = left is not None and stones == 0 and (self.time is None or self.time.absolute)

@@ -67,6 +67,7 @@ def _by_tactics(state: State, rng: random.Random) -> int:
     board, me, size = state.board, state.to_move, state.size
     nbrs = geometry(size).neighbours
     theirs_before = board.count(3 - me)
+    rescues = {lib for p in state.stones(me) for lib in state.liberties(p) if len(state.liberties(p)) == 1}
     best, best_score = PASS, None
     for m in state.legal_moves():
         if m == PASS or all(board[n] == me for n in nbrs[m]):
@@ -74,7 +75,7 @@ def _by_tactics(state: State, rng: random.Random) -> int:
         after = state.play(m)
         captured = theirs_before - after.board.count(3 - me)
         liberties = len(after.liberties(m))
-        saved = liberties >= 2 and any(board[n] == me and len(state.liberties(n)) == 1 for n in nbrs[m])
+        saved = liberties >= 2 and m in rescues  # the last liberty of a string of ours
         row, col = divmod(m, size)
         high = min(row, col, size - 1 - row, size - 1 - col) >= 2
         safe = captured > 0 or liberties >= 2  # no self-atari

@@ -12,9 +12,9 @@ def start(setup: str):
 
 def fallback(state, context):
     """The opening book's move when it knows the position (a first move asked for while the
-    kernels still compile is a good one), else the move the search's priors like best, or a
-    random legal move that fills no own eye while their kernels are not loaded (the same one
-    for the same position: bots.go.fallback); never one of `context.exclude`."""
+    kernels still compile is a good one), else the move the search's priors like best, or the
+    one simple tactics like best while their kernels are not loaded (the same one for the same
+    position: bots.go.fallback.prior_move); never one of `context.exclude`."""
     import random
 
     from .book import lookup

@@ -24,7 +24,6 @@ import random
 import time
 from dataclasses import dataclass, field
 
-
 from search import uct
 from search.budget import Budget, SearchResult
 from search.contracts import Context
