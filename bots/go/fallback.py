@@ -64,14 +64,11 @@ def _by_tactics(state: State, rng: random.Random) -> int:
     takes a string of ours out of atari (to two liberties or more), else a random one that is
     no self-atari, on the third line or above if it can; never into a point whose every
     neighbour is ours (PASS when only those are left).  About 1 ms on 9x9."""
-    board, me, size = state.board, state.to_move, state.size
-    nbrs = geometry(size).neighbours
-    theirs_before = board.count(3 - me)
-    rescues = {lib for p in state.stones(me) for lib in state.liberties(p) if len(state.liberties(p)) == 1}
+    me, size = state.to_move, state.size
+    theirs_before = state.board.count(3 - me)
+    rescues = {lib for p in state.stones(me) if len(libs := state.liberties(p)) == 1 for lib in libs}
     best, best_score = PASS, None
-    for m in state.legal_moves():
-        if m == PASS or all(board[n] == me for n in nbrs[m]):
-            continue
+    for m in _no_own_eye(state):
         after = state.play(m)
         captured = theirs_before - after.board.count(3 - me)
         liberties = len(after.liberties(m))
@@ -129,10 +126,16 @@ def _by_the_kernels(state: State, rng: random.Random) -> int:
 def _by_the_rules(state: State, rng: random.Random) -> int:
     """`random_move` without the kernels: a random legal move, not into a point whose every
     neighbour is ours (PASS when only those are left)."""
+    moves = _no_own_eye(state)
+    return rng.choice(moves) if moves else PASS
+
+
+def _no_own_eye(state: State) -> list[int]:
+    """The legal moves but PASS, by the rules alone, that fill no point whose every neighbour
+    is ours (the plain eye test of the moves drawn without the kernels)."""
     board, me = state.board, state.to_move
     nbrs = geometry(state.size).neighbours
-    moves = [m for m in state.legal_moves() if m != PASS and not all(board[n] == me for n in nbrs[m])]
-    return rng.choice(moves) if moves else PASS
+    return [m for m in state.legal_moves() if m != PASS and not all(board[n] == me for n in nbrs[m])]
 
 
 def warm() -> None:
