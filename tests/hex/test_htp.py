@@ -867,13 +867,15 @@ async def test_subprocess_ponders_between_its_moves(tmp_path):
 
     try:
         assert (await ask("boardsize 9"))[0] and (await ask("time_settings 0 1 1"))[0]
-        for reply in ("c3", "g7", "c7"):
+        taken: set[str] = set()
+        for _ in range(3):
             good, move, took = await ask("genmove b")
             assert good and took < 1.2, (move, took)
+            taken.add(move)
             await asyncio.sleep(0.5)  # the opponent thinks
-            if reply == move:
-                reply = "e5" if move != "e5" else "d4"
-            assert (await ask(f"play w {reply}"))[0]
+            reply = next(cell for cell in ("c3", "g7", "c7", "e5", "d4", "f6") if cell not in taken)
+            taken.add(reply)
+            assert (await ask(f"play w {reply}"))[0], (reply, taken)
         pondered = await quit_for_logs(proc, ask, err, "pondered")
     finally:
         await killed(proc)
