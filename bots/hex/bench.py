@@ -6,8 +6,10 @@ of docs/protocols/hex.md section 6.2), then by the numba kernel without and with
 replies; then the mcts player's iterations (one worker, no early stop) from the empty 11x11
 board and from a middle-game position: the player as it plays, with the hand-set priors instead
 of the learned ones, leaving the inferior cells out, and with H-search in the tree's nodes of
-1,000 visits (the price of each knowledge), and the resistance player's nodes.  Ratios are
-against plain Python on the same board.
+1,000 visits (the price of each knowledge), and the resistance player's nodes; then whole
+H-searches (bots.hex.vc, both colours, up to 1,000,000 AND steps) with the AND rule joining
+through the edges, as the solver's does, and never through them, as the must-play's does.
+Ratios are against plain Python on the same board.
 """
 
 from __future__ import annotations
@@ -49,6 +51,21 @@ def run(args: argparse.Namespace) -> str:
     return bench(args.time)
 
 
+def hsearch_rate(state, seconds: float, edges: bool) -> float:
+    """Whole H-searches a second (one for each colour, up to 1,000,000 steps) of `state`."""
+    from . import kernel as K
+    from . import vc as V
+
+    pos = K.to_kernel(state)
+    V.hsearch(pos, BLACK, 1000, edges)  # compiled (or loaded) before the clock starts
+    start, n = time.perf_counter(), 0
+    while time.perf_counter() - start < seconds:
+        for colour in (BLACK, WHITE):
+            V.hsearch(pos, colour, 1_000_000, edges)
+            n += 1
+    return n / (time.perf_counter() - start)
+
+
 def bench(seconds: float = 2.0) -> str:
     from . import kernel as K
     from .mcts import MCTS
@@ -81,4 +98,6 @@ def bench(seconds: float = 2.0) -> str:
             row(what, label, r.nodes / max(r.elapsed, 1e-9), "iterations/s")
         r = Resistance(seed=1).choose(state, None, Budget(seconds))
         row(f"resistance nodes (depth {r.depth} done)", label, r.nodes / max(r.elapsed, 1e-9), "nodes/s")
+        row("H-search, AND through the edges", label, hsearch_rate(state, seconds, True), "searches/s")
+        row("  never through an edge", label, hsearch_rate(state, seconds, False), "searches/s")
     return "\n".join(lines)

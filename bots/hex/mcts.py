@@ -119,9 +119,10 @@ def must_play(state: State, work: int = VC.WORK) -> list[int]:
 
 def must_play_work(left: float, width: int = 11, height: int = 11) -> int:
     """The root's H-search steps with `left` seconds to go on a width x height board: about
-    MUST_PLAY_SHARE of them, within MUST_PLAY_WORK.  In the positions where MoHex proved its win
-    against us, 50,000 steps found a threat at 2 of 70 and 1,000,000 at 26
-    (docs/benchmarks/hex.md).  A step's cost grows with the carriers' words (the padded board)."""
+    MUST_PLAY_SHARE of them, within MUST_PLAY_WORK.  Since the AND rule never joins through an
+    edge, the search mostly ends (nothing left to try) before VC.WORK steps on 11x11; the work
+    is a bound for larger boards and harder positions.  A step's cost grows with the carriers'
+    words (the padded board)."""
     low, high = MUST_PLAY_WORK
     rate = VC_STEPS_PER_SECOND * 13 * 13 / ((width + 2) * (height + 2))
     return int(min(high, max(low, left * MUST_PLAY_SHARE * rate)))

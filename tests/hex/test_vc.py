@@ -21,7 +21,7 @@ def carriers_to_top(state, cell):
     """The carriers (sets of State cells) of Black's VCs between the group at `cell` and its
     first edge (the top)."""
     pos = K.to_kernel(state)
-    n, pid, _, vc, nvc, _, _ = V.hsearch(pos, BLACK, V.WORK)
+    n, pid, _, vc, nvc, _, _ = V.hsearch(pos, BLACK, V.WORK, False)
     i = pid[K.padded(cell, state.width)]  # the edge is point 0
     space = K.space(pos)
     return [{K.unpadded(p, state.width) for p in range(space) if V._has(vc[i, k], p)} for k in range(nvc[i])]
@@ -67,11 +67,14 @@ THREATENED = ("j2 h5 g5 h4 g4 f7 e7 f6 g6 f9 g7 h8 e9 f8 e6 e8 d8 d9 c9 b11 a11 
               "e4").split()
 
 
-def test_the_roots_must_play_search_grows_with_the_time_left():
+def test_the_threat_is_found_within_the_default_work_when_and_never_joins_through_an_edge():
     s = from_moves(11, THREATENED)
-    assert must_play(s, V.WORK) == []
-    must = must_play(s, must_play_work(2.0))
+    pos = K.to_kernel(s)
+    assert V.hsearch(pos, BLACK, V.WORK, True)[6][1] == 0  # through the edges: no SC between them yet
+    assert V.hsearch(pos, BLACK, V.WORK, False)[6][1] > 0
+    must = must_play(s, V.WORK)
     assert 0 < len(must) < s.board.count(0) // 3
+    assert must_play(s, must_play_work(2.0)) == must  # more work: the search had ended already
     assert must_play_work(0.0) == V.WORK and must_play_work(1e6) == 2_000_000
     assert must_play_work(1.0, 19, 19) < must_play_work(1.0, 13, 13) < must_play_work(1.0)
     # the player at 2 s a move searches those cells only
