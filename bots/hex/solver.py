@@ -237,10 +237,10 @@ def _connections(sb, sw, c, base, pcell, work):
         elif sw & m:
             pos[OFF + pcell[i]] = WHITE
     pos[TOMOVE] = c
-    n, _, _, _, nvc, _, nsc = hsearch(pos, c, work, True)
+    n, _, _, _, nvc, _, nsc = hsearch(pos, c, work, np.bool_(True))
     if n < 0 or nvc[1] or nsc[1]:  # pair (0, 1): the two edges
         return 1, np.int64(0)
-    n, _, _, _, nvc, sc, nsc = hsearch(pos, 3 - c, work, True)
+    n, _, _, _, nvc, sc, nsc = hsearch(pos, 3 - c, work, np.bool_(True))
     if n < 0 or nvc[1]:
         return -1, np.int64(0)
     if nsc[1] == 0:

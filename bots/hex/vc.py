@@ -282,7 +282,8 @@ def must_play(pos, work, out):
     its edges, or two SCs with disjoint carriers) or NONE (nothing proved); out is all 0
     unless MUST."""
     c = 3 - pos[TOMOVE]
-    n, pid, cell_of, vc, nvc, sc, nsc = hsearch(pos, c, work, False)
+    n, pid, cell_of, vc, nvc, sc, nsc = hsearch(pos, c, work, np.bool_(False))  # (np.bool_: a literal
+    # would compile hsearch once more, for that constant)
     out[:] = 0
     if n < 0 or nvc[1]:  # pair (0, 1): c's two edges
         return LOST
