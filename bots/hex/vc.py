@@ -16,8 +16,8 @@ The AND rule never joins through an edge when `edges` is off (Benzene's `and_ove
 two points each joined to an edge are joined for nothing the edges' own connection needs
 (a chain that passes an edge twice has a shorter one that passes it once), and every point
 near an edge would join every other, filling the capped lists and the work limit with them.
-Without it the search ends (nothing left to try) within 50,000 steps in most 11x11 positions
-and finds what 1,000,000 steps found with it, 10 to 20 times faster (docs/benchmarks/hex.md).
+Without it a search of 1,000,000 steps finds a little more than it did with it, 16 times
+faster, and mostly ends (nothing left to try) long before (docs/benchmarks/hex.md).
 
 Every connection found is real (each rule is sound); the search stops at a work limit, and
 what it has not found yet it simply does not know.  The lists of each pair are capped (KV
