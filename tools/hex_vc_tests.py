@@ -26,11 +26,10 @@ import numpy as np
 from bots.hex import kernel as K
 from bots.hex import vc as V
 from bots.hex.board import BLACK, WHITE, State, parse_cell
-from hex_regress import COLOURS, TestFileError, position
+from hex_regress import _EXPECT, COLOURS, TestFileError, position
 
 EDGES = {"north": (BLACK, 0), "south": (BLACK, 1), "west": (WHITE, 0), "east": (WHITE, 1)}  # hsearch's points 0, 1
 _QUERY = re.compile(r"^(\d+)\s+vc-connected-to\s+(\S+)\s+(\S+)\s+([01])\s*$", re.IGNORECASE)
-_EXPECT = re.compile(r"^#\?\s*\[(!?)(.*)\](\*?)\s*$")
 
 
 def read_tests(path: Path) -> list[dict]:
@@ -59,10 +58,11 @@ def read_tests(path: Path) -> list[dict]:
         colour = COLOURS.get(m.group(3).lower())
         if answer is None or colour is None:
             raise TestFileError(f"{where}: expected a colour and then the answers line `#? [...]`")
-        names = [n for n in answer.group(2).split(".*") if n]
+        absent = answer.group(1).startswith("!")
+        names = [n for n in answer.group(1).lstrip("!").split(".*") if n]
         tests.append({"id": f"{path.stem}-{m.group(1)}", "sgf": sgf, "plays": list(plays), "colour": colour,
                       "point": m.group(2).lower(), "semi": m.group(4) == "1", "names": names,
-                      "absent": answer.group(1) == "!", "expected_fail": bool(answer.group(3))})
+                      "absent": absent, "expected_fail": bool(answer.group(2))})
     return tests
 
 
