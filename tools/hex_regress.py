@@ -36,7 +36,7 @@ from search.budget import Budget
 
 COLOURS = {"b": BLACK, "black": BLACK, "w": WHITE, "white": WHITE}
 _GENMOVE = re.compile(r"^(\d+)\s+(?:reg_)?genmove\s+(\S+)\s*$", re.IGNORECASE)
-_EXPECT = re.compile(r"^#\?\s*\[(.*)\](\*?)\s*$")
+EXPECT = re.compile(r"^#\?\s*\[(.*)\](\*?)\s*$")  # the answers line `#? [...]` (also read by hex_vc_tests)
 
 
 class TestFileError(ValueError):
@@ -75,7 +75,7 @@ def read_tests(path: Path) -> list[dict]:
         line = raw.strip()
         where = f"{path}:{number}"
         if pending is not None:
-            m = _EXPECT.match(line)
+            m = EXPECT.match(line)
             if m is None:
                 raise TestFileError(f"{where}: expected the answers line `#? [...]` after test {pending['id']}")
             pending.update(answers=m.group(1), expected_fail=bool(m.group(2)))

@@ -26,7 +26,7 @@ import numpy as np
 from bots.hex import kernel as K
 from bots.hex import vc as V
 from bots.hex.board import BLACK, WHITE, State, parse_cell
-from hex_regress import _EXPECT, COLOURS, TestFileError, position
+from hex_regress import COLOURS, EXPECT, TestFileError, position
 
 EDGES = {"north": (BLACK, 0), "south": (BLACK, 1), "west": (WHITE, 0), "east": (WHITE, 1)}  # hsearch's points 0, 1
 _QUERY = re.compile(r"^(\d+)\s+vc-connected-to\s+(\S+)\s+(\S+)\s+([01])\s*$", re.IGNORECASE)
@@ -54,7 +54,7 @@ def read_tests(path: Path) -> list[dict]:
             continue
         if sgf is None:
             raise TestFileError(f"{where}: vc-connected-to before any loadsgf")
-        answer = _EXPECT.match(lines[number].strip()) if number < len(lines) else None
+        answer = EXPECT.match(lines[number].strip()) if number < len(lines) else None
         colour = COLOURS.get(m.group(3).lower())
         if answer is None or colour is None:
             raise TestFileError(f"{where}: expected a colour and then the answers line `#? [...]`")
